@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Upcoming language features the library is written against, one per line with its reason.
+let upcomingFeatures: [SwiftSetting] = [
+    // Every existential is spelled `any P`, so a reader sees where dynamic dispatch happens.
+    .enableUpcomingFeature("ExistentialAny"),
+    // `import` is internal unless marked `public`, so no dependency leaks into the public API by accident.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    // A member is visible only where its module is imported, never through a transitive import.
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Keystone",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Keystone", targets: ["Keystone"]),
+    ],
+    targets: [
+        .target(name: "Keystone", swiftSettings: upcomingFeatures),
+        .testTarget(name: "KeystoneTests", dependencies: ["Keystone"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

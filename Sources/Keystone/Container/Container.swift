@@ -1,0 +1,283 @@
+/// A dependency-injection container: registrations of how to make each service, and the instances
+/// their scopes keep.
+///
+/// Register a factory per service, then resolve; a factory resolves its own dependencies from the
+/// resolver it is handed:
+///
+/// ```swift
+/// let container = Container()
+/// container.register(Animal.self) { _ in Cat(name: "Mimi") }
+/// container.register(Person.self) { r in PetOwner(name: "Stephen", pet: r.resolve(Animal.self)!) }
+///
+/// let person = container.resolve(Person.self)!
+/// ```
+///
+/// A registration is identified by its ``ServiceKey``: the service type, an optional name, and the
+/// types of the runtime arguments its factory takes. Registering the same key again replaces the
+/// earlier registration and discards its instance.
+///
+/// Containers form hierarchies: a child resolves what it lacks from its parent, a parent never sees
+/// its children's registrations, and a parent's `.container`-scoped instance is shared with its
+/// children. One recursive lock serves the whole hierarchy (see ``synchronize()``).
+///
+/// > Warning: A `Container` is not thread-safe by itself. Register on one thread, then hand
+/// > ``synchronize()``'s view to the threads that resolve. Debug builds stop with an explanation when
+/// > a second thread enters a container while a resolve is in flight.
+public final class Container {
+    /// The container this one resolves from when it lacks a registration.
+    public let parent: Container?
+    /// The scope of new registrations unless they say otherwise.
+    public let defaultObjectScope: ObjectScope
+    let hierarchy: Hierarchy
+    var table = RegistrationTable()
+    private var behaviors: [any Behavior] = []
+
+    /// Creates a container.
+    ///
+    /// ```swift
+    /// let app = Container { container in
+    ///     container.register(Database.self) { _ in SQLiteDatabase() }.inObjectScope(.container)
+    /// }
+    /// let feature = Container(parent: app)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - parent: The container to resolve from when this one lacks a registration. The child shares
+    ///     the parent's lock and its `.container`-scoped instances.
+    ///   - defaultObjectScope: The scope of registrations that do not call `inObjectScope`.
+    ///   - behaviors: Behaviors told about each registration.
+    ///   - registeringClosure: Registers services on the new container.
+    public init(
+        parent: Container? = nil,
+        defaultObjectScope: ObjectScope = .graph,
+        behaviors: [any Behavior] = [],
+        registeringClosure: (Container) -> Void = { _ in }
+    ) {
+        self.parent = parent
+        self.defaultObjectScope = defaultObjectScope
+        self.hierarchy = parent?.hierarchy ?? Hierarchy()
+        for behavior in behaviors {
+            addBehavior(behavior)
+        }
+        registeringClosure(self)
+    }
+
+    // MARK: - Registering
+
+    /// Registers how to make `serviceType`.
+    ///
+    /// The factory is called when a resolve needs a new instance, with a resolver to resolve the
+    /// instance's dependencies from. It may throw; the resolve then fails with
+    /// ``DIError/factoryFailed(key:path:underlying:)``, and a ``DIError`` thrown by a nested
+    /// `resolveThrows` is passed on as it is:
+    ///
+    /// ```swift
+    /// container.register(Person.self) { r in
+    ///     PetOwner(name: "Stephen", pet: try r.resolveThrows(Animal.self))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to resolve the registration as, usually a protocol.
+    ///   - name: A name that tells apart registrations of the same service type.
+    ///   - factory: Makes an instance.
+    /// - Returns: The registration, to configure its scope, `initCompleted` actions and forwarded types.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        factory: @escaping (any Resolver) throws -> Service
+    ) -> ServiceEntry<Service> {
+        add(
+            ServiceEntry(
+                key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self),
+                scope: defaultObjectScope,
+                plainFactory: factory,
+                argumentFactory: nil
+            )
+        )
+    }
+
+    /// Registers a factory that takes runtime arguments; the overloads of `register` with arguments
+    /// call it with the arguments packed into one tuple.
+    func registerPacked<Service, Arguments>(
+        _ serviceType: Service.Type,
+        name: String?,
+        factory: @escaping (any Resolver, Arguments) throws -> Service
+    ) -> ServiceEntry<Service> {
+        add(
+            ServiceEntry(
+                key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self),
+                scope: defaultObjectScope,
+                plainFactory: nil,
+                argumentFactory: ArgumentFactory(factory)
+            )
+        )
+    }
+
+    private func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
+        entry.container = self
+        let replaced = withHierarchyLock {
+            table.insert(Slot(entry: entry, isForwarded: false), for: entry.key)
+        }
+        if let replaced, !replaced.isForwarded {
+            replaced.entry.discardInstance()
+        }
+        for behavior in behaviors {
+            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: entry.key.name)
+        }
+        return entry
+    }
+
+    /// Makes `type` resolve through `service`: the same factory, scope, instances and
+    /// `initCompleted` actions, for the same runtime arguments.
+    ///
+    /// ```swift
+    /// let dog = container.register(Dog.self) { _ in Dog() }
+    /// container.forward(Animal.self, to: dog)
+    /// ```
+    ///
+    /// Resolving `type` fails with ``DIError/typeMismatch(key:actualType:)`` if the instance is not
+    /// a `type`. ``ServiceEntry/implements(_:name:)`` does the same from the entry.
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve through `service`.
+    ///   - name: The registration name `type` is resolved under.
+    ///   - service: The registration to forward to.
+    public func forward<Forwarded, Service>(
+        _ type: Forwarded.Type,
+        name: String? = nil,
+        to service: ServiceEntry<Service>
+    ) {
+        let key = ServiceKey(serviceType: Forwarded.self, name: name, argumentsType: service.key.argumentsType)
+        let replaced = withHierarchyLock {
+            table.insert(Slot(entry: service, isForwarded: true), for: key)
+        }
+        if let replaced, !replaced.isForwarded, replaced.entry !== service {
+            replaced.entry.discardInstance()
+        }
+        for behavior in behaviors {
+            behavior.container(self, didRegisterType: Forwarded.self, toService: service, withName: name)
+        }
+    }
+
+    /// Adds a behavior, told about every registration made from now on.
+    public func addBehavior(_ behavior: any Behavior) {
+        behaviors.append(behavior)
+    }
+
+    // MARK: - Removing and resetting
+
+    /// Removes every registration of this container (not of its parent) and the instances they hold.
+    public func removeAll() {
+        let removed = withHierarchyLock {
+            let old = table
+            table = RegistrationTable()
+            return old
+        }
+        removed.forEach { _, slot in
+            if !slot.isForwarded {
+                slot.entry.discardInstance()
+            }
+        }
+    }
+
+    /// Discards the instances held by registrations in `objectScope`, in this container and its
+    /// ancestors; the next resolve creates new ones.
+    ///
+    /// ```swift
+    /// container.resetObjectScope(.container)
+    /// ```
+    public func resetObjectScope(_ objectScope: ObjectScope) {
+        resetObjectScope(objectScope as any ObjectScopeProtocol)
+    }
+
+    /// Discards the instances held by registrations in a scope of your own, in this container and its
+    /// ancestors.
+    public func resetObjectScope(_ objectScope: any ObjectScopeProtocol) {
+        discardInstances { entry in entry.objectScope === objectScope }
+    }
+
+    /// Discards the instances of `serviceType` held by registrations in `objectScope`, in this
+    /// container and its ancestors.
+    ///
+    /// ```swift
+    /// container.resetObjectScope(.container, serviceType: Session.self)
+    /// ```
+    public func resetObjectScope(_ objectScope: ObjectScope, serviceType: Any.Type) {
+        resetObjectScope(objectScope as any ObjectScopeProtocol, serviceType: serviceType)
+    }
+
+    /// Discards the instances of `serviceType` held by registrations in a scope of your own, in this
+    /// container and its ancestors.
+    public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
+        discardInstances { entry in entry.objectScope === objectScope && entry.key.serviceType == serviceType }
+    }
+
+    private func discardInstances(where matches: (any AnyServiceEntry) -> Bool) {
+        withHierarchyLock {
+            var container: Container? = self
+            while let current = container {
+                current.table.forEach { _, slot in
+                    if !slot.isForwarded, matches(slot.entry) {
+                        slot.entry.discardInstance()
+                    }
+                }
+                container = current.parent
+            }
+        }
+    }
+
+    /// Removes the registration `entry` if it is still the one registered under its key: a release
+    /// handler must not remove a registration that replaced the one it was made for.
+    ///
+    /// - Returns: Whether it was removed.
+    @discardableResult
+    func unregister(_ entry: any AnyServiceEntry) -> Bool {
+        let removed = withHierarchyLock {
+            table.remove(entry.key) { $0.entry === entry && !$0.isForwarded }
+        }
+        removed?.entry.discardInstance()
+        return removed != nil
+    }
+
+    // MARK: - Queries
+
+    /// Whether `serviceType` is registered under `name` here or in an ancestor, with any argument types.
+    ///
+    /// ```swift
+    /// if !container.hasAnyRegistration(of: Analytics.self) {
+    ///     container.register(Analytics.self) { _ in NoAnalytics() }
+    /// }
+    /// ```
+    public func hasAnyRegistration<Service>(of serviceType: Service.Type, name: String? = nil) -> Bool {
+        withHierarchyLock {
+            var container: Container? = self
+            while let current = container {
+                if current.table.keys(of: serviceType).contains(where: { $0.name == name }) {
+                    return true
+                }
+                container = current.parent
+            }
+            return false
+        }
+    }
+
+    /// Runs `body` under the hierarchy's lock, so that registering and resetting never race with the
+    /// resolves of a synchronized view.
+    func withHierarchyLock<Result>(_ body: () -> Result) -> Result {
+        hierarchy.withLock(body)
+    }
+}
+
+extension Container: CustomStringConvertible {
+    /// The container's own registrations, one per line, sorted:
+    /// `{ Service: Animal, Name: "cat", Factory: Resolver -> Animal, ObjectScope: graph }`.
+    public var description: String {
+        var lines: [String] = []
+        table.forEach { key, slot in
+            lines.append("    { " + slot.entry.describe(as: key) + " }")
+        }
+        return "[" + lines.sorted().map { "\n" + $0 }.joined(separator: ",") + "\n]"
+    }
+}

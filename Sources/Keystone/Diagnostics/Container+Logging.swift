@@ -1,0 +1,38 @@
+import Foundation
+
+extension Container {
+    /// Receives every failure that an `Optional`-returning `resolve` turns into `nil`, from every
+    /// container in the process. Set it to `nil` to silence Keystone.
+    ///
+    /// The default handler writes to standard error the failures that are bugs: cycles, failing
+    /// factories, forwarding mismatches and deallocated containers. A missing registration is often
+    /// an optional dependency left out on purpose, so it is written only when the environment variable
+    /// `KEYSTONE_LOG_MISSING` is `1`.
+    ///
+    /// ```swift
+    /// Container.logHandler = { error in logger.warning("\(error)") }
+    /// ```
+    public static var logHandler: (@Sendable (DIError) -> Void)? {
+        get { Log.handler.withLock { $0 } }
+        set { Log.handler.withLock { $0 = newValue } }
+    }
+
+    /// The handler ``logHandler`` starts with.
+    public static let defaultLogHandler: @Sendable (DIError) -> Void = { error in
+        if case .notRegistered = error, !Log.logsMissingRegistrations {
+            return
+        }
+        FileHandle.standardError.write(Data("Keystone: resolve returned nil. \(error)\n".utf8))
+    }
+}
+
+/// Where `resolve` reports the failures it swallows.
+enum Log {
+    static let handler = LockedValue<(@Sendable (DIError) -> Void)?>(Container.defaultLogHandler)
+
+    static let logsMissingRegistrations = ProcessInfo.processInfo.environment["KEYSTONE_LOG_MISSING"] == "1"
+
+    static func failure(_ error: DIError) {
+        handler.withLock { $0 }?(error)
+    }
+}

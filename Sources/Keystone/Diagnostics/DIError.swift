@@ -1,0 +1,132 @@
+/// Why a resolve failed, with what was asked, what exists nearby and how to fix it.
+///
+/// `resolveThrows` throws it and `resolveResult` returns it; plain `resolve` turns it into `nil`.
+/// Its ``description`` is written to be read in a test failure or a crash log:
+///
+/// ```swift
+/// do {
+///     _ = try container.resolveThrows(Animal.self, name: "dog")
+/// } catch {
+///     print(error)
+///     // No registration for Animal named "dog".
+///     // Registered for Animal: Animal named "cat".
+///     // Fix: register it with container.register(Animal.self, name: "dog") { ... }, or resolve one of the above.
+/// }
+/// ```
+public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// Nothing is registered under `key` in the container or its ancestors.
+    ///
+    /// - `path` lists the resolutions in flight that needed it, outermost first, not including `key`;
+    ///   it is empty for a top-level resolve.
+    /// - `candidates` lists the registrations of the same service type under another name or other
+    ///   argument types: the near misses a typo or a wrong argument type leads to.
+    case notRegistered(key: ServiceKey, path: [ServiceKey], candidates: [ServiceKey])
+
+    /// The factories form a cycle that no `initCompleted` breaks: resolving the first key of `path`
+    /// leads back to it, for example `A -> B -> A`.
+    case circularDependency(path: [ServiceKey])
+
+    /// A factory or an `initCompleted` action threw `underlying` while resolving `key`.
+    ///
+    /// `path` lists the resolutions in flight that led to `key`, outermost first, not including `key`.
+    case factoryFailed(key: ServiceKey, path: [ServiceKey], underlying: any Error)
+
+    /// The registration found for `key` is forwarded from another service type whose instance,
+    /// of type `actualType`, is not a `key.serviceType`.
+    case typeMismatch(key: ServiceKey, actualType: Any.Type)
+
+    /// A `Lazy` or `Provider` was used after the container it came from was deallocated.
+    case containerDeallocated(key: ServiceKey)
+
+    /// A call that the API allows only in a certain state was made in another, for example
+    /// `Registry.performStartup()` without a root module. `message` says what happened and how to fix it.
+    case invalidUsage(message: String)
+
+    /// The key the failure is about: the missing key, the first key of a cycle, or the key whose
+    /// factory failed. `nil` for ``invalidUsage(message:)``.
+    public var key: ServiceKey? {
+        switch self {
+        case .notRegistered(let key, _, _), .factoryFailed(let key, _, _), .typeMismatch(let key, _),
+            .containerDeallocated(let key):
+            key
+        case .circularDependency(let path):
+            path.first
+        case .invalidUsage:
+            nil
+        }
+    }
+
+    /// A message that names what was asked, what exists nearby, and how to fix it.
+    public var description: String {
+        switch self {
+        case .notRegistered(let key, let path, let candidates):
+            var lines = ["No registration for \(key)."]
+            if !path.isEmpty {
+                lines.append("Needed by: \(Self.render(path + [key])).")
+            }
+            if candidates.isEmpty {
+                lines.append(
+                    "Nothing else is registered for \(key.serviceType); "
+                        + "register it with \(Self.registrationHint(for: key)) before resolving it."
+                )
+            } else {
+                let list = candidates.map(\.description).joined(separator: "; ")
+                lines.append("Registered for \(key.serviceType): \(list).")
+                lines.append(
+                    "Fix: register it with \(Self.registrationHint(for: key)), or resolve one of the registrations "
+                        + "above (names and argument types must match exactly; an argument's static type is what counts)."
+                )
+            }
+            return lines.joined(separator: "\n")
+        case .circularDependency(let path):
+            return "Circular dependency: \(Self.render(path)).\n"
+                + "Fix: let one of these factories stop resolving the next in its initializer and inject it in "
+                + ".initCompleted { resolver, instance in ... } instead, with a scope other than .transient "
+                + "(or use Lazy/Provider)."
+        case .factoryFailed(let key, let path, let underlying):
+            var text = "The factory for \(key) threw: \(underlying)"
+            if !path.isEmpty {
+                text += "\nWhile resolving: \(Self.render(path + [key]))."
+            }
+            return text
+        case .typeMismatch(let key, let actualType):
+            return "The registration forwarded to \(key) produced a \(actualType), which is not a \(key.serviceType).\n"
+                + "Fix: forward only to types the registered instance conforms to."
+        case .containerDeallocated(let key):
+            return "A Lazy or Provider of \(key) was used after its container was deallocated.\n"
+                + "Fix: keep the container alive as long as the objects that hold its Lazy and Provider values."
+        case .invalidUsage(let message):
+            return message
+        }
+    }
+
+    public static func == (lhs: DIError, rhs: DIError) -> Bool {
+        switch (lhs, rhs) {
+        case (.notRegistered(let lk, let lp, let lc), .notRegistered(let rk, let rp, let rc)):
+            lk == rk && lp == rp && Set(lc) == Set(rc)
+        case (.circularDependency(let lp), .circularDependency(let rp)):
+            lp == rp
+        case (.factoryFailed(let lk, let lp, let lu), .factoryFailed(let rk, let rp, let ru)):
+            lk == rk && lp == rp && type(of: lu) == type(of: ru) && String(describing: lu) == String(describing: ru)
+        case (.typeMismatch(let lk, let lt), .typeMismatch(let rk, let rt)):
+            lk == rk && lt == rt
+        case (.containerDeallocated(let lk), .containerDeallocated(let rk)):
+            lk == rk
+        case (.invalidUsage(let lm), .invalidUsage(let rm)):
+            lm == rm
+        default:
+            false
+        }
+    }
+
+    /// `A -> B -> C`.
+    static func render(_ path: [ServiceKey]) -> String {
+        path.map(\.description).joined(separator: " -> ")
+    }
+
+    /// `container.register(Animal.self, name: "dog") { resolver, arg1 in ... }`.
+    private static func registrationHint(for key: ServiceKey) -> String {
+        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+        return "container.register(\(key.serviceType).self\(name)) { \(key.takesArguments ? "resolver, arguments..." : "resolver") in ... }"
+    }
+}

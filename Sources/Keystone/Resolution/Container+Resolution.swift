@@ -1,0 +1,137 @@
+extension Container: Resolver {
+    /// Resolves the registration with the given service type, name and argument types, handing this
+    /// container to the factories it calls.
+    ///
+    /// Every `resolve`, `resolveThrows` and `resolveResult` overload calls this one.
+    public func resolveService<Service, Arguments>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: Arguments
+    ) throws(DIError) -> Service {
+        try resolve(serviceType, name: name, arguments: arguments, resolver: self)
+    }
+
+    /// The resolve path. `resolver` is what factories are handed: this container, or the synchronized
+    /// view the call came through.
+    func resolve<Service, Arguments>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
+        var container = self
+        while true {
+            if let slot = container.table.slot(for: key) {
+                if slot.isForwarded {
+                    return try resolveForwarded(slot.entry, as: key, arguments: arguments, resolver: resolver)
+                }
+                // Registered under a key whose service type is `Service`: the entry is a `ServiceEntry<Service>`.
+                let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+                entry.resolutionCount &+= 1
+                if entry.kind == .container, let instance = entry.instance {
+                    return instance
+                }
+                let state = hierarchy.state
+                return try state.withCall { () throws(DIError) in
+                    try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+                }
+            }
+            guard let parent = container.parent else { break }
+            container = parent
+        }
+        return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
+    }
+
+    private func resolveForwarded<Service, Arguments>(
+        _ entry: any AnyServiceEntry,
+        as key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        let state = hierarchy.state
+        let instance = try state.withCall { () throws(DIError) in
+            try entry.resolveForwarded(as: key, arguments: arguments, state: state, resolver: resolver)
+        }
+        guard let service = instance as? Service else {
+            throw .typeMismatch(key: key, actualType: type(of: instance))
+        }
+        return service
+    }
+
+    /// Nothing is registered under `key`: it may still be a graph identifier or a wrapper
+    /// (`Lazy`, `Provider`, `Optional`) of something registered.
+    private func resolveUnregistered<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        if Service.self == GraphIdentifier.self, Arguments.self == Void.self, key.name == nil,
+            let graph = hierarchy.state.currentGraph()
+        {
+            return graph as! Service
+        }
+        if let wrapper = Service.self as? any InstanceWrapper.Type {
+            let wrapped = try wrapper.wrap(in: self, name: key.name, arguments: arguments, resolver: resolver)
+            return wrapped as! Service
+        }
+        throw notRegistered(key)
+    }
+
+    /// The error for a missing `key`, with the path that needed it and the near misses.
+    func notRegistered(_ key: ServiceKey) -> DIError {
+        var candidates: [ServiceKey] = []
+        var container: Container? = self
+        while let current = container {
+            for candidate in current.table.keys(of: key.serviceType) where candidate != key {
+                if !candidates.contains(candidate) {
+                    candidates.append(candidate)
+                }
+            }
+            container = current.parent
+        }
+        return .notRegistered(key: key, path: hierarchy.state.path, candidates: candidates)
+    }
+
+    /// Whether `key` is registered here or in an ancestor, directly or forwarded.
+    func isRegistered(_ key: ServiceKey) -> Bool {
+        var container: Container? = self
+        while let current = container {
+            if current.table.slot(for: key) != nil {
+                return true
+            }
+            container = current.parent
+        }
+        return false
+    }
+
+    /// Resolves inside `graph` (or the current graph when `nil`), for `Lazy`, `Provider` and
+    /// ``withObjectGraph(_:closure:)``.
+    func resolve<Service, Arguments>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: Arguments,
+        inGraph graph: GraphIdentifier?,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        try hierarchy.state.withGraph(graph) { () throws(DIError) in
+            try resolve(serviceType, name: name, arguments: arguments, resolver: resolver)
+        }
+    }
+
+    /// Resolves everything `closure` resolves inside one graph, `identifier`: instances of that graph
+    /// still alive are reused, and new `.graph` instances join it.
+    ///
+    /// ```swift
+    /// container.withObjectGraph(graph) { container in
+    ///     container.resolve(Dog.self)  // the dog of `graph`, if it is still alive
+    /// }
+    /// ```
+    public func withObjectGraph<T>(_ identifier: GraphIdentifier, closure: (Container) throws -> T) rethrows -> T {
+        let state = hierarchy.state
+        let scope = state.enterGraph(identifier)
+        // The closure has seen every failure already, as the results of its own resolves.
+        defer { _ = state.leaveGraph(scope) }
+        return try closure(self)
+    }
+}

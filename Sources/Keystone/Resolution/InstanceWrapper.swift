@@ -1,0 +1,90 @@
+/// A type that wraps a registered service and is resolved without a registration of its own:
+/// `Lazy<Service>`, `Provider<Service>` and `Optional<Service>`.
+protocol InstanceWrapper {
+    static func wrap<Arguments>(
+        in container: Container,
+        name: String?,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Self
+}
+
+/// How a `Lazy` or a `Provider` resolves its service later: from its container, if it still exists,
+/// under the hierarchy's lock, with the name and arguments it was resolved with.
+struct DeferredResolution<Service>: @unchecked Sendable {
+    // @unchecked: `resolveNow` captures the container weakly and the arguments by value, and is only
+    // called under the hierarchy's lock (see `resolve(inGraph:)`).
+
+    let key: ServiceKey
+    private let hierarchy: Hierarchy
+    private let resolveNow: (GraphIdentifier?) throws(DIError) -> Service
+
+    /// Prepares to resolve from `container`, or fails now if nothing is registered to resolve later.
+    init<Arguments>(
+        from container: Container,
+        name: String?,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) {
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
+        guard container.isRegistered(key) else {
+            throw container.notRegistered(key)
+        }
+        let synchronized = resolver is SynchronizedResolver
+        self.key = key
+        self.hierarchy = container.hierarchy
+        self.resolveNow = { [weak container] (graph: GraphIdentifier?) throws(DIError) -> Service in
+            guard let container else {
+                throw .containerDeallocated(key: key)
+            }
+            let resolver: any Resolver = synchronized ? SynchronizedResolver(container) : container
+            return try container.resolve(
+                Service.self,
+                name: name,
+                arguments: arguments,
+                inGraph: graph,
+                resolver: resolver
+            )
+        }
+    }
+
+    /// The graph being resolved when the wrapper is created, if any.
+    static func currentGraph(of container: Container) -> GraphIdentifier? {
+        container.hierarchy.state.currentGraph()
+    }
+
+    /// Runs `body` under the hierarchy's lock.
+    func withLock<T>(_ body: () throws(DIError) -> T) throws(DIError) -> T {
+        try hierarchy.withLock(body)
+    }
+
+    /// Resolves inside `graph`, or the current graph (a new one outside any resolve) when `nil`.
+    /// The caller holds the lock.
+    func resolve(inGraph graph: GraphIdentifier?) throws(DIError) -> Service {
+        try resolveNow(graph)
+    }
+
+    /// Stops with the error's explanation: `instance` promises a value.
+    func fail(_ error: DIError, in wrapper: String) -> Never {
+        preconditionFailure("Keystone: \(wrapper)<\(Service.self)>.instance could not be resolved. \(error)")
+    }
+}
+
+extension Optional: InstanceWrapper {
+    static func wrap<Arguments>(
+        in container: Container,
+        name: String?,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Wrapped? {
+        do {
+            return try container.resolve(Wrapped.self, name: name, arguments: arguments, resolver: resolver)
+        } catch {
+            let wrappedKey = ServiceKey(serviceType: Wrapped.self, name: name, argumentsType: Arguments.self)
+            if case .notRegistered(let missing, _, _) = error, missing == wrappedKey {
+                return nil
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// A factory for a service: each access to ``instance`` resolves it again, following its scope.
+///
+/// ```swift
+/// container.register(Importer.self) { r in Importer(makeParser: r.resolve(Provider<Parser>.self)!) }
+/// // ...
+/// let parser = importer.makeParser.instance   // a new resolve on every access
+/// ```
+///
+/// Nothing needs registering for `Provider`: resolving `Provider<Parser>` succeeds when `Parser` is
+/// registered (under the same name and argument types). Each access is a resolve of its own, in the
+/// graph being resolved if there is one, else in a new graph. A `Provider` resolves under its container
+/// hierarchy's lock, so one obtained through a ``SynchronizedResolver`` may be used from any thread.
+///
+/// > Warning: ``instance`` stops the program if the service can no longer be resolved (its container was
+/// > deallocated, or its registration removed); ``get()`` throws instead.
+public final class Provider<Service> {
+    private let deferred: DeferredResolution<Service>
+
+    private init(deferred: DeferredResolution<Service>) {
+        self.deferred = deferred
+    }
+
+    /// A newly resolved instance of the service, as its scope decides.
+    public var instance: Service {
+        do {
+            return try get()
+        } catch {
+            deferred.fail(error, in: "Provider")
+        }
+    }
+
+    /// A newly resolved instance of the service, or why it cannot be resolved.
+    public func get() throws(DIError) -> Service {
+        try deferred.withLock { () throws(DIError) -> Service in
+            try deferred.resolve(inGraph: nil)
+        }
+    }
+}
+
+extension Provider: InstanceWrapper {
+    static func wrap<Arguments>(
+        in container: Container,
+        name: String?,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Provider<Service> {
+        Provider(
+            deferred: try DeferredResolution<Service>(
+                from: container,
+                name: name,
+                arguments: arguments,
+                resolver: resolver
+            )
+        )
+    }
+}
+
+// A `Provider` has no mutable state; it resolves under its hierarchy's lock.
+extension Provider: @unchecked Sendable where Service: Sendable {}

@@ -1,0 +1,91 @@
+import Foundation
+import Keystone
+
+// The domain of the DI Container guide, as it declares it, plus a few helpers shared by the tests.
+
+protocol Animal {
+    var name: String { get }
+}
+
+protocol Person {
+    var name: String { get }
+}
+
+class Cat: Animal {
+    let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+class Dog: Animal {
+    let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+class Horse: Animal {
+    let name: String
+    let running: Bool
+
+    convenience init(name: String) {
+        self.init(name: name, running: false)
+    }
+
+    init(name: String, running: Bool) {
+        self.name = name
+        self.running = running
+    }
+}
+
+class PetOwner: Person {
+    let name: String
+    let pet: Animal
+
+    init(name: String, pet: Animal) {
+        self.name = name
+        self.pet = pet
+    }
+}
+
+/// A value-type service.
+struct Turtle: Animal {
+    var name: String
+}
+
+/// An object with a settable dependency, for property and `initCompleted` injection.
+final class Owner {
+    var pet: Animal?
+    var food: Food?
+}
+
+protocol Food: AnyObject {}
+final class Sushi: Food {}
+
+/// Counts events; safe to share between threads and tasks.
+final class Counter: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// An object whose deallocation a test can observe through a weak reference.
+final class Tracked: Sendable {
+    let id: Int
+    init(id: Int = 0) { self.id = id }
+}
