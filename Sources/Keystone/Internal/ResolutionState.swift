@@ -181,6 +181,29 @@ final class ResolutionState {
         if let existing = existingInstance(of: entry) {
             return existing
         }
+        return try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
+    }
+
+    /// Creates a new instance of `entry` whatever its scope holds, and does not keep it: what a front
+    /// offers as a "unique" resolve. Its dependencies are resolved as usual.
+    func resolveNew<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        try create(entry, as: key, arguments: arguments, resolver: resolver, keep: false)
+    }
+
+    /// Runs the factory and the `initCompleted` actions of `entry` in a frame of their own; stores the
+    /// instance in its scope if `keep`.
+    private func create<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver,
+        keep: Bool
+    ) throws(DIError) -> Service {
         let index = try push(entry, as: key)
         let made: Service
         do {
@@ -190,24 +213,28 @@ final class ResolutionState {
             pop()
             throw failure
         }
-        if frames[index].reentered, let existing = existingInstance(of: entry) {
-            // The factory resolved this entry again, and that inner resolve stored its instance first.
-            pop()
-            return existing
+        if keep {
+            if frames[index].reentered, let existing = existingInstance(of: entry) {
+                // The factory resolved this entry again, and that inner resolve stored its instance first.
+                pop()
+                return existing
+            }
+            store(made, in: entry, tainted: frames[index].tainted)
+            frames[index].produced = true
         }
-        store(made, in: entry, tainted: frames[index].tainted)
-        frames[index].produced = true
         for action in entry.initCompletedActions {
             do {
                 try action(resolver, made)
             } catch {
                 let failure = wrap(error, key: key)
-                entry.discardInstance()
+                if keep {
+                    entry.discardInstance()
+                }
                 pop()
                 throw failure
             }
         }
-        if frames[index].tainted {
+        if keep, frames[index].tainted {
             // A cycle was found while `initCompleted` ran: the stored instance is incomplete.
             entry.discardInstance()
         }
@@ -246,7 +273,7 @@ final class ResolutionState {
         case .transient:
             return
         case .container:
-            if !tainted {
+            if !tainted, entry.sharesValues || type(of: instance as Any) is AnyClass {
                 entry.instance = instance
             }
         case .graph:

@@ -29,7 +29,8 @@ extension Container: Resolver {
                 // Registered under a key whose service type is `Service`: the entry is a `ServiceEntry<Service>`.
                 let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
                 entry.resolutionCount &+= 1
-                if entry.kind == .container, let instance = entry.instance {
+                // Only a `.container`-kind scope ever sets `instance`.
+                if let instance = entry.instance {
                     return instance
                 }
                 let state = hierarchy.state
@@ -41,6 +42,31 @@ extension Container: Resolver {
             container = parent
         }
         return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
+    }
+
+    /// Creates a new instance of the registration of `serviceType` under `name` (no runtime arguments),
+    /// whatever its scope holds, and does not keep it: the facades' "unique" resolve.
+    func resolveNew<Service>(
+        _ serviceType: Service.Type,
+        name: String?,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self)
+        var container = self
+        while true {
+            if let slot = container.table.slot(for: key), !slot.isForwarded {
+                let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+                entry.resolutionCount &+= 1
+                let state = hierarchy.state
+                return try state.withCall { () throws(DIError) in
+                    try state.resolveNew(entry, as: key, arguments: (), resolver: resolver)
+                }
+            }
+            guard let parent = container.parent else { break }
+            container = parent
+        }
+        // Forwarded keys and wrappers resolve as usual.
+        return try resolve(serviceType, name: name, arguments: (), resolver: resolver)
     }
 
     private func resolveForwarded<Service, Arguments>(

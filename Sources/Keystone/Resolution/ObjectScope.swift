@@ -36,6 +36,8 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// The name used in descriptions and status reports.
     public let description: String
     let kind: ScopeKind
+    /// Whether a `.container`-kind scope shares value-type instances too, or only class instances.
+    let sharesValues: Bool
     private let storageFactory: () -> any InstanceStorage
     private let parent: (any ObjectScopeProtocol)?
 
@@ -55,13 +57,20 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         self.description = description
         self.parent = parent
         self.kind = .custom
+        self.sharesValues = true
     }
 
-    private init(builtIn kind: ScopeKind, description: String, storageFactory: @escaping () -> any InstanceStorage) {
+    private init(
+        builtIn kind: ScopeKind,
+        description: String,
+        sharesValues: Bool = true,
+        storageFactory: @escaping () -> any InstanceStorage
+    ) {
         self.storageFactory = storageFactory
         self.description = description
         self.parent = nil
         self.kind = kind
+        self.sharesValues = sharesValues
     }
 
     /// Makes the storage for one registration.
@@ -96,6 +105,15 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// Shared while something outside the container holds a strong reference to it, and within one
     /// top-level resolve. Value types are not shared across resolves.
     public static let weak = ObjectScope(builtIn: .weak, description: "weak", storageFactory: WeakStorage.init)
+
+    /// Like ``container`` for class instances; a value type is created anew on every resolve. The scope of
+    /// the facades' `.global` resolves.
+    static let sharedReferences = ObjectScope(
+        builtIn: .container,
+        description: "global",
+        sharesValues: false,
+        storageFactory: PermanentStorage.init
+    )
 }
 
 /// How a registration keeps its instances; `custom` defers to an ``InstanceStorage``.

@@ -29,6 +29,8 @@ public final class ServiceEntry<Service> {
     /// The scope that decides how long a resolved instance is shared.
     public private(set) var objectScope: any ObjectScopeProtocol
     var kind: ScopeKind
+    /// Whether a `.container`-kind scope keeps value-type instances (see `ObjectScope.sharesValues`).
+    var sharesValues: Bool
     private var storage: (any InstanceStorage)?
 
     /// The `.container`-scoped instance.
@@ -56,6 +58,7 @@ public final class ServiceEntry<Service> {
         self.registeredAt = Date()
         self.objectScope = scope
         self.kind = ScopeKind(scope)
+        self.sharesValues = (scope as? ObjectScope)?.sharesValues ?? true
         self.plainFactory = plainFactory
         self.argumentFactory = argumentFactory
     }
@@ -79,6 +82,7 @@ public final class ServiceEntry<Service> {
         discardInstance()
         self.objectScope = objectScope
         kind = ScopeKind(objectScope)
+        sharesValues = (objectScope as? ObjectScope)?.sharesValues ?? true
         storage = nil
         return self
     }
