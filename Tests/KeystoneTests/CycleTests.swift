@@ -1,0 +1,204 @@
+import Keystone
+import Testing
+
+private protocol A: AnyObject {}
+private protocol B: AnyObject {}
+private protocol C: AnyObject {}
+
+private final class AImpl: A {
+    let b: B?
+    init(b: B?) { self.b = b }
+}
+private final class BImpl: B {
+    let c: C?
+    init(c: C?) { self.c = c }
+}
+private final class CImpl: C {
+    let a: A?
+    init(a: A?) { self.a = a }
+}
+
+private protocol ParentProtocol: AnyObject {}
+private protocol ChildProtocol: AnyObject {}
+private final class Parent: ParentProtocol {
+    let child: ChildProtocol?
+    init(child: ChildProtocol?) { self.child = child }
+}
+private final class Child: ChildProtocol {
+    weak var parent: ParentProtocol?
+}
+
+private func key<T>(_ type: T.Type) -> ServiceKey {
+    ServiceKey(serviceType: type)
+}
+
+@Suite("Circular dependencies")
+struct CycleTests {
+    @Test("A factory that resolves itself is a cycle of length 1, reported with its path")
+    func selfCycle() {
+        let container = Container()
+        container.register(A.self) { r in AImpl(b: r.resolve(A.self) as? B) }
+        #expect(container.resolve(A.self) == nil)
+        #expect(throws: DIError.circularDependency(path: [key(A.self), key(A.self)])) {
+            try container.resolveThrows(A.self)
+        }
+    }
+
+    @Test("Two factories that resolve each other are a cycle of length 2")
+    func twoCycle() {
+        let container = Container()
+        container.register(A.self) { r in AImpl(b: r.resolve(B.self)) }
+        container.register(B.self) { r in BImpl(c: (r.resolve(A.self) as? C)) }
+        #expect(container.resolve(A.self) == nil)
+        let result = container.resolveResult(A.self)
+        #expect(result.failure == .circularDependency(path: [key(A.self), key(B.self), key(A.self)]))
+        #expect(String(describing: result.failure!).contains("Circular dependency: A -> B -> A."))
+    }
+
+    @Test("Three factories in a ring are a cycle of length 3, whichever one is resolved first")
+    func threeCycle() {
+        let container = Container()
+        container.register(A.self) { r in AImpl(b: r.resolve(B.self)) }
+        container.register(B.self) { r in BImpl(c: r.resolve(C.self)) }
+        container.register(C.self) { r in CImpl(a: r.resolve(A.self)) }
+        #expect(throws: DIError.circularDependency(path: [key(A.self), key(B.self), key(C.self), key(A.self)])) {
+            try container.resolveThrows(A.self)
+        }
+        #expect(throws: DIError.circularDependency(path: [key(C.self), key(A.self), key(B.self), key(C.self)])) {
+            try container.resolveThrows(C.self)
+        }
+    }
+
+    @Test("A throwing factory that uses resolveThrows gets the cycle error itself")
+    func cycleThroughThrowingFactories() {
+        let container = Container()
+        container.register(A.self) { r in AImpl(b: try r.resolveThrows(B.self)) }
+        container.register(B.self, name: "b") { r in BImpl(c: try r.resolveThrows(C.self)) }
+        container.register(B.self) { r in try r.resolveThrows(B.self, name: "b") }
+        container.register(C.self) { r in CImpl(a: try r.resolveThrows(A.self)) }
+        let expected = DIError.circularDependency(path: [
+            key(A.self), key(B.self), ServiceKey(serviceType: B.self, name: "b"), key(C.self), key(A.self),
+        ])
+        #expect(throws: expected) { try container.resolveThrows(A.self) }
+    }
+
+    @Test("A container-scoped instance built around a tolerated cycle is not kept")
+    func taintedSingletonIsNotKept() {
+        let container = Container()
+        let counter = Counter()
+        container.register(A.self) { r in
+            counter.increment()
+            return AImpl(b: r.resolve(B.self))
+        }.inObjectScope(.container)
+        container.register(B.self) { r in BImpl(c: r.resolve(A.self) as? C) }
+        #expect(container.resolve(A.self) == nil)
+        #expect(container.resolve(A.self) == nil)
+        #expect(counter.count == 2, "the half-built singleton was not cached")
+    }
+
+    @Test("initCompleted breaks an initializer/property cycle, as the circular dependency guide shows")
+    func initCompletedBreaksCycle() {
+        for scope in [ObjectScope.graph, .container] {
+            let container = Container()
+            container.register(ParentProtocol.self) { r in
+                Parent(child: r.resolve(ChildProtocol.self)!)
+            }.inObjectScope(scope)
+            container.register(ChildProtocol.self) { _ in Child() }
+                .initCompleted { r, c in
+                    let child = c as! Child
+                    child.parent = r.resolve(ParentProtocol.self)
+                }
+                .inObjectScope(scope)
+
+            let parent = container.resolve(ParentProtocol.self) as! Parent
+            let child = parent.child as! Child
+            #expect(child.parent === parent)
+        }
+    }
+
+    @Test("initCompleted breaks a property/property cycle")
+    func initCompletedPropertyCycle() throws {
+        final class Left { var right: Right? }
+        final class Right { weak var left: Left? }
+        let container = Container()
+        container.register(Left.self) { r in
+            let left = Left()
+            left.right = r.resolve(Right.self)!
+            return left
+        }
+        container.register(Right.self) { _ in Right() }
+            .initCompleted { r, right in right.left = r.resolve(Left.self) }
+        let left = try container.resolveThrows(Left.self)
+        #expect(left.right?.left === left)
+    }
+
+    @Test("initCompleted in the transient scope cannot break a cycle, and it is reported, not a crash")
+    func transientInitCompletedCycle() {
+        final class Left { var right: Right? }
+        final class Right { var left: Left? }
+        let container = Container()
+        container.register(Left.self) { _ in Left() }
+            .initCompleted { r, left in left.right = r.resolve(Right.self) }
+            .inObjectScope(.transient)
+        container.register(Right.self) { r in
+            let right = Right()
+            right.left = r.resolve(Left.self)
+            return right
+        }.inObjectScope(.transient)
+        let result = container.resolveResult(Left.self)
+        guard case .failure(.circularDependency(let path)) = result else {
+            Issue.record("expected a cycle, got \(result)")
+            return
+        }
+        #expect(path.first == path.last)
+    }
+
+    @Test("A dependency resolved again after it was created is not a cycle")
+    func diamondIsNotACycle() throws {
+        final class Leaf {}
+        final class Middle {
+            let leaf: Leaf
+            init(leaf: Leaf) { self.leaf = leaf }
+        }
+        final class Top {
+            let left: Middle
+            let right: Middle
+            let leaf: Leaf
+            init(left: Middle, right: Middle, leaf: Leaf) {
+                self.left = left
+                self.right = right
+                self.leaf = leaf
+            }
+        }
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }
+        container.register(Middle.self) { r in Middle(leaf: try r.resolveThrows(Leaf.self)) }.inObjectScope(.transient)
+        container.register(Top.self) { r in
+            Top(left: try r.resolveThrows(Middle.self), right: try r.resolveThrows(Middle.self), leaf: try r.resolveThrows(Leaf.self))
+        }
+        let top = try container.resolveThrows(Top.self)
+        #expect(top.left !== top.right)
+        #expect(top.left.leaf === top.leaf && top.right.leaf === top.leaf)
+    }
+
+    @Test("A deep non-circular chain resolves")
+    func deepChain() throws {
+        let container = Container()
+        for level in 0..<100 {
+            container.register(Int.self, name: "\(level)") { r in
+                level == 99 ? 0 : 1 + (try r.resolveThrows(Int.self, name: "\(level + 1)"))
+            }
+        }
+        #expect(try container.resolveThrows(Int.self, name: "0") == 99)
+    }
+
+    @Test("After a failed top-level call, the next resolve starts clean")
+    func recoveryAfterCycle() {
+        let container = Container()
+        container.register(A.self) { r in AImpl(b: r.resolve(B.self)) }
+        container.register(B.self) { r in BImpl(c: r.resolve(A.self) as? C) }
+        container.register(C.self) { _ in CImpl(a: nil) }
+        #expect(container.resolve(A.self) == nil)
+        #expect(container.resolve(C.self) != nil)
+    }
+}
