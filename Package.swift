@@ -19,6 +19,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Keystone", swiftSettings: upcomingFeatures),
+        .executableTarget(name: "KeystoneDemo", dependencies: ["Keystone"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone"]),
     ],
     swiftLanguageModes: [.v6]
