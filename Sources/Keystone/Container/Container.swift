@@ -117,11 +117,12 @@ public final class Container {
 
     private func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
         entry.container = self
-        let replaced = withHierarchyLock {
-            table.insert(Slot(entry: entry, isForwarded: false), for: entry.key)
-        }
-        if let replaced, !replaced.isForwarded {
-            replaced.entry.discardInstance()
+        withHierarchyLock {
+            if let replaced = table.insert(Slot(entry: entry, isForwarded: false), for: entry.key),
+                !replaced.isForwarded
+            {
+                replaced.entry.discardInstance()
+            }
         }
         for behavior in behaviors {
             behavior.container(self, didRegisterType: Service.self, toService: entry, withName: entry.key.name)
@@ -150,11 +151,12 @@ public final class Container {
         to service: ServiceEntry<Service>
     ) {
         let key = ServiceKey(serviceType: Forwarded.self, name: name, argumentsType: service.key.argumentsType)
-        let replaced = withHierarchyLock {
-            table.insert(Slot(entry: service, isForwarded: true), for: key)
-        }
-        if let replaced, !replaced.isForwarded, replaced.entry !== service {
-            replaced.entry.discardInstance()
+        withHierarchyLock {
+            if let replaced = table.insert(Slot(entry: service, isForwarded: true), for: key),
+                !replaced.isForwarded, replaced.entry !== service
+            {
+                replaced.entry.discardInstance()
+            }
         }
         for behavior in behaviors {
             behavior.container(self, didRegisterType: Forwarded.self, toService: service, withName: name)
@@ -170,15 +172,13 @@ public final class Container {
 
     /// Removes every registration of this container (not of its parent) and the instances they hold.
     public func removeAll() {
-        let removed = withHierarchyLock {
-            let old = table
-            table = RegistrationTable()
-            return old
-        }
-        removed.forEach { _, slot in
-            if !slot.isForwarded {
-                slot.entry.discardInstance()
+        withHierarchyLock {
+            table.forEach { _, slot in
+                if !slot.isForwarded {
+                    slot.entry.discardInstance()
+                }
             }
+            table = RegistrationTable()
         }
     }
 
@@ -234,11 +234,11 @@ public final class Container {
     /// - Returns: Whether it was removed.
     @discardableResult
     func unregister(_ entry: any AnyServiceEntry) -> Bool {
-        let removed = withHierarchyLock {
-            table.remove(entry.key) { $0.entry === entry && !$0.isForwarded }
+        withHierarchyLock {
+            let removed = table.remove(entry.key) { $0.entry === entry && !$0.isForwarded }
+            removed?.entry.discardInstance()
+            return removed != nil
         }
-        removed?.entry.discardInstance()
-        return removed != nil
     }
 
     // MARK: - Queries
@@ -275,8 +275,10 @@ extension Container: CustomStringConvertible {
     /// `{ Service: Animal, Name: "cat", Factory: Resolver -> Animal, ObjectScope: graph }`.
     public var description: String {
         var lines: [String] = []
-        table.forEach { key, slot in
-            lines.append("    { " + slot.entry.describe(as: key) + " }")
+        withHierarchyLock {
+            table.forEach { key, slot in
+                lines.append("    { " + slot.entry.describe(as: key) + " }")
+            }
         }
         return "[" + lines.sorted().map { "\n" + $0 }.joined(separator: ",") + "\n]"
     }

@@ -8,6 +8,9 @@ final class Hierarchy: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     let state = ResolutionState()
+    /// Set while `verify()` or `dependencyGraph()` explores the hierarchy, under the lock: resolves then
+    /// take the slow path, which records what they do and keeps instances in a throwaway sandbox.
+    var isInspecting = false
 
     /// Runs `body` holding the hierarchy's lock, which the same thread may take again inside it.
     func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
@@ -51,6 +54,8 @@ final class ResolutionState {
     private var touched: [any AnyServiceEntry] = []
     /// The first cycle found while serving the current top-level call; it fails the whole call.
     private var failure: DIError?
+    /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise.
+    var inspection: Inspection?
 
     #if DEBUG
     private var owner = ThreadIdentity.current
@@ -243,6 +248,10 @@ final class ResolutionState {
     }
 
     private func existingInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
+        if let inspection, entry.kind != .transient, entry.kind != .graph {
+            // Inspecting: the real cached instances are neither read nor replaced.
+            return inspection.sandbox[ObjectIdentifier(entry)] as? Service ?? graphInstance(of: entry)
+        }
         switch entry.kind {
         case .transient:
             return nil
@@ -269,6 +278,13 @@ final class ResolutionState {
     }
 
     private func store<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
+        if let inspection, entry.kind != .transient, entry.kind != .graph {
+            if !tainted {
+                inspection.sandbox[ObjectIdentifier(entry)] = instance
+            }
+            storeInGraph(instance, in: entry)
+            return
+        }
         switch entry.kind {
         case .transient:
             return
@@ -335,6 +351,7 @@ final class ResolutionState {
 
     private func recordCycle(_ path: [ServiceKey]) -> DIError {
         let error = DIError.circularDependency(path: path)
+        inspection?.note(error)
         if failure == nil {
             failure = error
         }
@@ -342,6 +359,12 @@ final class ResolutionState {
             frames[index].tainted = true
         }
         return error
+    }
+
+    /// Records, while inspecting, that the resolution on top of the stack asked for `key`, found with
+    /// `scope` (`nil` when nothing is registered under it).
+    func noteRequest(_ key: ServiceKey, scope: String?) {
+        inspection?.noteEdge(from: frames.last?.key, to: key, scope: scope)
     }
 
     /// The keys in flight, outermost first: the path that led to a resolve made now.
@@ -355,6 +378,8 @@ final class ResolutionState {
         if let error = error as? DIError {
             return error
         }
-        return .factoryFailed(key: key, path: Array(path.dropLast()), underlying: error)
+        let failure = DIError.factoryFailed(key: key, path: Array(path.dropLast()), underlying: error)
+        inspection?.note(failure)
+        return failure
     }
 }

@@ -28,10 +28,14 @@ extension Container: Resolver {
                 }
                 // Registered under a key whose service type is `Service`: the entry is a `ServiceEntry<Service>`.
                 let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
-                entry.resolutionCount &+= 1
-                // Only a `.container`-kind scope ever sets `instance`.
-                if let instance = entry.instance {
-                    return instance
+                if !hierarchy.isInspecting {
+                    entry.resolutionCount &+= 1
+                    // Only a `.container`-kind scope ever sets `instance`.
+                    if let instance = entry.instance {
+                        return instance
+                    }
+                } else {
+                    hierarchy.state.noteRequest(key, scope: entry.objectScopeName)
                 }
                 let state = hierarchy.state
                 return try state.withCall { () throws(DIError) in
@@ -56,7 +60,11 @@ extension Container: Resolver {
         while true {
             if let slot = container.table.slot(for: key), !slot.isForwarded {
                 let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
-                entry.resolutionCount &+= 1
+                if hierarchy.isInspecting {
+                    hierarchy.state.noteRequest(key, scope: entry.objectScopeName)
+                } else {
+                    entry.resolutionCount &+= 1
+                }
                 let state = hierarchy.state
                 return try state.withCall { () throws(DIError) in
                     try state.resolveNew(entry, as: key, arguments: (), resolver: resolver)
@@ -76,6 +84,11 @@ extension Container: Resolver {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let state = hierarchy.state
+        if hierarchy.isInspecting {
+            state.noteRequest(key, scope: entry.objectScopeName)
+        } else {
+            entry.resolutionCount &+= 1
+        }
         let instance = try state.withCall { () throws(DIError) in
             try entry.resolveForwarded(as: key, arguments: arguments, state: state, resolver: resolver)
         }
@@ -98,8 +111,14 @@ extension Container: Resolver {
             return graph as! Service
         }
         if let wrapper = Service.self as? any InstanceWrapper.Type {
+            if hierarchy.isInspecting, let wrapped = wrapper.wrappedKey(name: key.name, argumentsType: key.argumentsType) {
+                hierarchy.state.noteRequest(wrapped, scope: scopeName(of: wrapped))
+            }
             let wrapped = try wrapper.wrap(in: self, name: key.name, arguments: arguments, resolver: resolver)
             return wrapped as! Service
+        }
+        if hierarchy.isInspecting {
+            hierarchy.state.noteRequest(key, scope: nil)
         }
         throw notRegistered(key)
     }
@@ -116,19 +135,31 @@ extension Container: Resolver {
             }
             container = current.parent
         }
-        return .notRegistered(key: key, path: hierarchy.state.path, candidates: candidates)
+        let error = DIError.notRegistered(key: key, path: hierarchy.state.path, candidates: candidates)
+        hierarchy.state.inspection?.note(error)
+        return error
+    }
+
+    /// The slot registered under `key` here or in the nearest ancestor that has one.
+    func slot(for key: ServiceKey) -> Slot? {
+        var container: Container? = self
+        while let current = container {
+            if let slot = current.table.slot(for: key) {
+                return slot
+            }
+            container = current.parent
+        }
+        return nil
     }
 
     /// Whether `key` is registered here or in an ancestor, directly or forwarded.
     func isRegistered(_ key: ServiceKey) -> Bool {
-        var container: Container? = self
-        while let current = container {
-            if current.table.slot(for: key) != nil {
-                return true
-            }
-            container = current.parent
-        }
-        return false
+        slot(for: key) != nil
+    }
+
+    /// The name of the scope `key` is registered in, or `nil` when it is not registered.
+    func scopeName(of key: ServiceKey) -> String? {
+        slot(for: key)?.entry.objectScopeName
     }
 
     /// Resolves inside `graph` (or the current graph when `nil`), for `Lazy`, `Provider` and

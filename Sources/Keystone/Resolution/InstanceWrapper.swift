@@ -1,6 +1,9 @@
 /// A type that wraps a registered service and is resolved without a registration of its own:
 /// `Lazy<Service>`, `Provider<Service>` and `Optional<Service>`.
 protocol InstanceWrapper {
+    /// The key of the wrapped service, for a wrapper resolved under `name` with `argumentsType`.
+    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey?
+
     static func wrap<Arguments>(
         in container: Container,
         name: String?,
@@ -70,6 +73,12 @@ struct DeferredResolution<Service>: @unchecked Sendable {
     }
 }
 
+extension InstanceWrapper {
+    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey? {
+        nil
+    }
+}
+
 extension Optional: InstanceWrapper {
     static func wrap<Arguments>(
         in container: Container,
@@ -77,10 +86,14 @@ extension Optional: InstanceWrapper {
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Wrapped? {
+        let wrappedKey = ServiceKey(serviceType: Wrapped.self, name: name, argumentsType: Arguments.self)
+        guard container.isRegistered(wrappedKey) || Wrapped.self is any InstanceWrapper.Type else {
+            // Asked for as optional: a missing registration is an answer, not a failure.
+            return nil
+        }
         do {
             return try container.resolve(Wrapped.self, name: name, arguments: arguments, resolver: resolver)
         } catch {
-            let wrappedKey = ServiceKey(serviceType: Wrapped.self, name: name, argumentsType: Arguments.self)
             if case .notRegistered(let missing, _, _) = error, missing == wrappedKey {
                 return nil
             }

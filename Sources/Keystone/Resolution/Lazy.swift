@@ -48,6 +48,10 @@ public final class Lazy<Service> {
 }
 
 extension Lazy: InstanceWrapper {
+    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey? {
+        ServiceKey(serviceType: Service.self, name: name, argumentsType: argumentsType)
+    }
+
     static func wrap<Arguments>(
         in container: Container,
         name: String?,

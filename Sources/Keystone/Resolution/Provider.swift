@@ -38,6 +38,10 @@ public final class Provider<Service> {
 }
 
 extension Provider: InstanceWrapper {
+    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey? {
+        ServiceKey(serviceType: Service.self, name: name, argumentsType: argumentsType)
+    }
+
     static func wrap<Arguments>(
         in container: Container,
         name: String?,

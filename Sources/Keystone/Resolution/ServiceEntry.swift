@@ -157,6 +157,10 @@ protocol AnyServiceEntry: AnyObject {
     func completeGraph(remembering record: GraphRecord?)
     /// The line a container's description prints for this entry registered (or forwarded) under `key`.
     func describe(as key: ServiceKey) -> String
+    /// The scope's name, for reports and graphs.
+    var objectScopeName: String { get }
+    /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
+    func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
     /// Resolves this entry for a key forwarded to it, as `Any`.
     func resolveForwarded<Arguments>(
         as key: ServiceKey,
@@ -210,8 +214,19 @@ extension ServiceEntry: AnyServiceEntry {
         state: ResolutionState,
         resolver: any Resolver
     ) throws(DIError) -> Any {
-        resolutionCount &+= 1
-        return try state.resolve(self, as: key, arguments: arguments, resolver: resolver)
+        try state.resolve(self, as: key, arguments: arguments, resolver: resolver)
+    }
+
+    var objectScopeName: String {
+        String(describing: objectScope)
+    }
+
+    func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError) {
+        let state = container.hierarchy.state
+        state.noteRequest(key, scope: objectScopeName)
+        _ = try state.withCall { () throws(DIError) in
+            try state.resolve(self, as: key, arguments: (), resolver: container)
+        }
     }
 
     /// `{ Service: Animal, Name: "cat", Factory: (Resolver, String) -> Animal, ObjectScope: graph }`,

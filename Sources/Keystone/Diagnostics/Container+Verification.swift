@@ -1,0 +1,141 @@
+extension Container {
+    /// Resolves every registration this container can see that takes no runtime arguments (and those
+    /// `samples` gives arguments for), in a throwaway scope, and returns every problem met.
+    ///
+    /// One call in a unit test checks a whole graph:
+    ///
+    /// ```swift
+    /// @Test func theAppGraphResolves() {
+    ///     #expect(AppContainer.make().verify() == [])
+    /// }
+    /// ```
+    ///
+    /// The problems are reported all at once, each once:
+    /// - every resolve, however deeply nested, that found no registration
+    ///   (``DIError/notRegistered(key:path:candidates:)``, with the path that needed it), even where the
+    ///   factory tolerated the `nil`;
+    /// - every cycle (``DIError/circularDependency(path:)``), even where a factory tolerated the `nil`;
+    /// - every factory or `initCompleted` action that threw, and every other failure of a registration.
+    ///
+    /// The container's cached instances are neither read nor replaced: `.container`, `.weak` and custom
+    /// scopes keep their instances in a sandbox for the duration of the call, and resolution counts are
+    /// left alone. Factories do run, so their side effects happen.
+    ///
+    /// > Warning: A factory that force-unwraps a missing dependency (`r.resolve(X.self)!`) stops the
+    /// > program here as it would in the app. Write `try r.resolveThrows(X.self)` in factories to have
+    /// > `verify()` report the missing registration instead.
+    ///
+    /// - Parameter samples: Runtime arguments for registrations that need them; those without samples
+    ///   are skipped.
+    /// - Returns: The problems found, in the order met; empty when the graph resolves cleanly.
+    public func verify(samples: SampleArguments = SampleArguments()) -> [DIError] {
+        inspect(samples: samples).problems
+    }
+
+    /// The dependencies among the registrations this container can see, observed by resolving each one
+    /// that takes no runtime arguments (and those `samples` gives arguments for) in a throwaway scope,
+    /// exactly as ``verify(samples:)`` does.
+    ///
+    /// ```swift
+    /// print(container.dependencyGraph().mermaid)
+    /// ```
+    ///
+    /// Nothing is recorded during ordinary resolves: the graph costs nothing until asked for.
+    public func dependencyGraph(samples: SampleArguments = SampleArguments()) -> DependencyGraph {
+        let inspection = inspect(samples: samples)
+        return DependencyGraph(nodes: Array(inspection.nodes.values), edges: inspection.edges)
+    }
+
+    /// Resolves every registration visible from this container, and the sampled ones, while recording.
+    private func inspect(samples: SampleArguments) -> Inspection {
+        withHierarchyLock {
+            let state = hierarchy.state
+            let inspection = Inspection()
+            guard state.calls == 0, !hierarchy.isInspecting else {
+                inspection.note(
+                    .invalidUsage(
+                        message: "verify() and dependencyGraph() cannot run inside a resolve; call them outside any factory."
+                    )
+                )
+                return inspection
+            }
+            hierarchy.isInspecting = true
+            state.inspection = inspection
+            defer {
+                state.inspection = nil
+                hierarchy.isInspecting = false
+            }
+            for (key, slot) in visibleRegistrations() where !slot.isForwarded {
+                if key.takesArguments {
+                    guard let sample = samples.resolves[key] else { continue }
+                    inspection.noteEdge(from: nil, to: key, scope: slot.entry.objectScopeName)
+                    do {
+                        try sample(self)
+                    } catch let error as DIError {
+                        inspection.note(error)
+                    } catch {
+                        preconditionFailure("a sample resolve throws only DIError, not \(error)")
+                    }
+                } else {
+                    do throws(DIError) {
+                        try slot.entry.resolveForInspection(as: key, in: self)
+                    } catch {
+                        inspection.note(error)
+                    }
+                }
+            }
+            return inspection
+        }
+    }
+
+    /// This container's registrations and those of its ancestors that it does not shadow, sorted by key.
+    private func visibleRegistrations() -> [(ServiceKey, Slot)] {
+        var seen: [ServiceKey: Slot] = [:]
+        var container: Container? = self
+        while let current = container {
+            current.table.forEach { key, slot in
+                if seen[key] == nil {
+                    seen[key] = slot
+                }
+            }
+            container = current.parent
+        }
+        return seen.sorted { $0.key.description < $1.key.description }.map { ($0.key, $0.value) }
+    }
+}
+
+/// Runtime arguments for ``Container/verify(samples:)`` and ``Container/dependencyGraph(samples:)`` to
+/// resolve registrations that take them.
+///
+/// ```swift
+/// var samples = SampleArguments()
+/// samples.add(Animal.self, arguments: "Spirit", true)
+/// #expect(container.verify(samples: samples) == [])
+/// ```
+public struct SampleArguments: @unchecked Sendable {
+    // @unchecked: each stored closure captures only the sample values given to `add`; they are called
+    // under the hierarchy's lock by `verify` and `dependencyGraph`.
+
+    /// Resolves, by key; each throws only `DIError`.
+    var resolves: [ServiceKey: (Container) throws -> Void] = [:]
+
+    /// Creates an empty set of samples.
+    public init() {}
+
+    /// Adds the arguments to resolve the registration of `serviceType` under `name` with; their static
+    /// types must be the registration's argument types.
+    public mutating func add<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) {
+        add(Service.self, name: name, packed: (repeat each arguments))
+    }
+
+    private mutating func add<Service, Arguments>(_ serviceType: Service.Type, name: String?, packed: Arguments) {
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
+        resolves[key] = { container in
+            _ = try container.resolve(Service.self, name: name, arguments: packed, resolver: container)
+        }
+    }
+}
