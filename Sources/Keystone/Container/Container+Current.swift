@@ -1,0 +1,264 @@
+extension Container {
+    /// The container that ``Registry``, ``DependencyRegistry`` and the property wrappers use right now:
+    /// the one bound by the innermost ``withCurrent(_:operation:)`` around this code, or
+    /// else the process-wide default container.
+    ///
+    /// ```swift
+    /// DependencyRegistry.register { Clock() as TimeSource }
+    /// print(Container.current.registeredCount()) // 1: the default container holds it
+    /// ```
+    ///
+    /// The default container is created on first use and lives as long as the process. Every facade
+    /// call reaches it under its hierarchy's recursive lock, so registering into it and resolving from
+    /// it is safe from any thread or task.
+    ///
+    /// > Warning: The container returned is the engine itself, with no lock around it. Registering on it
+    /// > is safe (registration takes the lock), but resolve from other threads through
+    /// > `Container.current.synchronize()`, never on the container directly.
+    public static var current: Container {
+        FrontContext.current.container
+    }
+
+    /// Makes `container` the current container while `operation` runs: every ``Registry``,
+    /// ``DependencyRegistry``, `@Inject`, `@OptionalInject` and `@LazyInject` call inside it registers
+    /// into and resolves from `container` instead of the process-wide default.
+    ///
+    /// The binding is task-local: it holds on the thread or task that calls this, and is inherited by
+    /// the child tasks `operation` creates, but not by unrelated tasks. That is how tests that run in
+    /// parallel each get a graph of their own:
+    ///
+    /// ```swift
+    /// @Test func greetsInFrench() {
+    ///     Container.withCurrent(Container()) {
+    ///         DependencyRegistry.register { FrenchGreeter() as Greeter }
+    ///         #expect(Welcome().text == "Bonjour")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A property wrapper remembers the container that was current when it was initialized, so a
+    /// `@LazyInject` read after `operation` returned still resolves from `container`.
+    ///
+    /// > Warning: Pass a root container made for the purpose. Registry startup state and
+    /// > `DependencyRegistry` bookkeeping belong to the container passed here, and a container is
+    /// > shared with everyone else who holds it: binding the same container in two parallel tests
+    /// > shares their graphs.
+    ///
+    /// - Parameters:
+    ///   - container: The container to register into and resolve from inside `operation`.
+    ///   - operation: The code to run with `container` current.
+    /// - Returns: What `operation` returns.
+    public static func withCurrent<Result>(
+        _ container: Container,
+        operation: () throws -> Result
+    ) rethrows -> Result {
+        try FrontContext.$bound.withValue(FrontContext(container), operation: operation)
+    }
+
+    /// Makes `container` the current container while the asynchronous `operation` runs, and in the
+    /// child tasks it creates.
+    ///
+    /// ```swift
+    /// @Test func loadsTheProfile() async throws {
+    ///     try await Container.withCurrent(Container()) {
+    ///         DependencyRegistry.register { StubProfileAPI() as ProfileAPI }
+    ///         let profile = try await ProfileModel().load()
+    ///         #expect(profile.name == "Ada")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// > Warning: A task started with `Task.detached` inside `operation` does not inherit the binding
+    /// > and sees the default container; a plain `Task { }` and task-group children do inherit it.
+    ///
+    /// - Parameters:
+    ///   - container: The container to register into and resolve from inside `operation`.
+    ///   - isolation: The actor `operation` runs on; the caller's, by default.
+    ///   - operation: The code to run with `container` current.
+    /// - Returns: What `operation` returns.
+    public static func withCurrent<Result>(
+        _ container: Container,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await FrontContext.$bound.withValue(FrontContext(container), operation: operation, isolation: isolation)
+    }
+}
+
+/// What the fronts (``Registry``, ``DependencyRegistry``, the property wrappers) hold of one container:
+/// a synchronized view to resolve through, and the fronts' own bookkeeping for that container.
+///
+/// It is `Sendable` because everything it reaches is: the view serializes every use of the container
+/// under the hierarchy's recursive lock, and the bookkeeping is guarded by that same lock.
+final class FrontContext: Sendable {
+    /// The context bound by `Container.withCurrent`, if any.
+    @TaskLocal static var bound: FrontContext?
+
+    /// The context of the process-wide default container, made on first use (`static let` is lazy and
+    /// thread-safe) and never released.
+    static let standard = FrontContext(Container())
+
+    /// The context the facades use now.
+    static var current: FrontContext {
+        bound ?? standard
+    }
+
+    /// The view every resolve goes through.
+    let resolver: SynchronizedResolver
+    /// The fronts' bookkeeping for this container, shared by every context made for it.
+    private let book: FrontBook
+
+    init(_ container: Container) {
+        resolver = container.synchronize()
+        book = FrontBook.of(container)
+    }
+
+    /// The container. Use it only under ``withLock(_:)``, or through ``resolver``.
+    var container: Container {
+        resolver.container
+    }
+
+    /// Runs `body` under the hierarchy's recursive lock: the lock of every resolve, every registration
+    /// and of the fronts' bookkeeping for this container.
+    func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try container.hierarchy.withLock(body)
+    }
+
+    /// Reads or changes the fronts' bookkeeping under the hierarchy's lock.
+    ///
+    /// `body` must not call back into user code or into the facades: the state is held exclusively
+    /// while it runs.
+    func withState<T>(_ body: (inout FrontState) -> T) -> T {
+        book.withState(body)
+    }
+
+    /// Runs `body` with this context current, so that a factory that calls a facade (say
+    /// `DependencyRegistry.resolve()`) resolves from the container that is creating its instance, even
+    /// when a property wrapper resolves lazily outside the `withCurrent` it was created in.
+    func activated<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        if FrontContext.current === self {
+            return try body()
+        }
+        return try FrontContext.$bound.withValue(self) {
+            Swift.Result { () throws(Failure) in try body() }
+        }.get()
+    }
+
+    // MARK: - Resolving
+
+    /// Resolves `serviceType` under `name`: the instance the registration's scope holds for `.global`,
+    /// a new one for `.unique`.
+    func resolve<Service>(_ serviceType: Service.Type, name: String?, scope: Scope) throws(DIError) -> Service {
+        try activated { () throws(DIError) in
+            switch scope {
+            case .global:
+                try resolver.resolveThrows(serviceType, name: name)
+            case .unique:
+                try container.synchronizedResolveNew(serviceType, name: name, resolver: resolver)
+            }
+        }
+    }
+
+    /// Resolves, or stops the program with a message naming the service, the id, the registrations
+    /// nearby and how to fix it. `caller` names the front in that message, as `@Inject`.
+    func resolveOrStop<Service>(
+        _ serviceType: Service.Type,
+        name: String?,
+        scope: Scope,
+        caller: String
+    ) -> Service {
+        do {
+            return try resolve(serviceType, name: name, scope: scope)
+        } catch {
+            stop(error, resolving: serviceType, name: name, caller: caller)
+        }
+    }
+
+    /// Resolves, or returns `nil` when nothing is registered for `serviceType` under `name`. Any other
+    /// failure (a cycle, a missing dependency of the service) stops the program, as it is a bug.
+    func resolveIfRegistered<Service>(
+        _ serviceType: Service.Type,
+        name: String?,
+        scope: Scope,
+        caller: String
+    ) -> Service? {
+        do {
+            return try resolve(serviceType, name: name, scope: scope)
+        } catch {
+            let asked = ServiceKey(serviceType: serviceType, name: name)
+            if case .notRegistered(let missing, _, _) = error, missing == asked {
+                return nil
+            }
+            stop(error, resolving: serviceType, name: name, caller: caller)
+        }
+    }
+
+    /// Stops the program with the engine's explanation of `error` and the fronts' way to fix it.
+    func stop(_ error: DIError, resolving serviceType: Any.Type, name: String?, caller: String) -> Never {
+        let id = name.map { " (service id \"\($0)\")" } ?? ""
+        var lines = ["Keystone: \(caller) could not resolve \(serviceType)\(id)."]
+        lines.append(error.description)
+        if case .notRegistered = error {
+            let argument = name.map { ", serviceId: \"\($0)\"" } ?? ""
+            lines.append(
+                "With Keystone's fronts: register it in a RegistryModule's onStartup() with "
+                    + "register(\(serviceType).self\(argument)) { ... }, or with DependencyRegistry.register { ... }; "
+                    + "a service id is the registration's name. Use @OptionalInject or DependencyRegistry.optional() "
+                    + "for a dependency that may be missing."
+            )
+            if Registry.rootModule != nil, withState({ $0.registry.phase }) == .stopped {
+                lines.append("Note: Registry.performStartup() has not run in the current container.")
+            }
+        }
+        fatalError(lines.joined(separator: "\n"))
+    }
+}
+
+/// The fronts' bookkeeping for one container: Registry startup state and what each facade registered.
+struct FrontState {
+    var registry = RegistryState()
+    var dependencyRegistry = DependencyRegistryState()
+}
+
+/// The fronts' bookkeeping for one container, behind that container's hierarchy lock.
+final class FrontBook: @unchecked Sendable {
+    // @unchecked: `state` is read and written only inside `withState`, under `hierarchy`'s recursive
+    // lock, the lock that also guards the container the state describes. `hierarchy` is Sendable.
+
+    private let hierarchy: Hierarchy
+    private var state = FrontState()
+
+    private init(hierarchy: Hierarchy) {
+        self.hierarchy = hierarchy
+    }
+
+    func withState<T>(_ body: (inout FrontState) -> T) -> T {
+        hierarchy.withLock { body(&state) }
+    }
+
+    /// A book per container, for as long as the container lives: a context made for the same container
+    /// again (a second `withCurrent`) finds the same Registry startup state.
+    private struct Shelf {
+        weak var container: Container?
+        let book: FrontBook
+    }
+
+    /// Every container's book. `LockedValue` guards the dictionary; it is taken only briefly, never
+    /// while a hierarchy lock is requested, so the two locks cannot deadlock.
+    private static let shelves = LockedValue<[ObjectIdentifier: Shelf]>([:])
+
+    /// The book of `container`, made on first use. Books of deallocated containers are dropped when a
+    /// new book is made.
+    static func of(_ container: Container) -> FrontBook {
+        let id = ObjectIdentifier(container)
+        return shelves.withLock { shelves in
+            if let shelf = shelves[id], shelf.container === container {
+                return shelf.book
+            }
+            shelves = shelves.filter { $0.value.container != nil }
+            let book = FrontBook(hierarchy: container.hierarchy)
+            shelves[id] = Shelf(container: container, book: book)
+            return book
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Injects a service into a property when its owner is created, from ``Container/current``.
+///
+/// ```swift
+/// final class ProfileViewModel {
+///     @Inject var api: ProfileAPI                     // the registered ProfileAPI
+///     @Inject("avatars") var images: ImageLoader      // registered with serviceId "avatars"
+///     @Inject(scope: .unique) var draft: ProfileDraft // a new instance for this view model
+/// }
+/// ```
+///
+/// The service is resolved when the property is initialized, except a ``Registry`` service registered
+/// with the `.lazy` lifecycle, which is resolved when the property is first read. Either way it comes
+/// from the container that was current when the owner was created, even when read later elsewhere.
+///
+/// > Warning: Creating the owner stops the program if the service is not registered, with a message that
+/// > names the service, the service id and the registrations of the same type under other ids. Use
+/// > `@OptionalInject` for a dependency that may be missing.
+@propertyWrapper
+public struct Inject<Service> {
+    private let injection: Injection<Service>
+
+    /// Injects the service registered for the property's type.
+    ///
+    /// ```swift
+    /// @Inject var api: ProfileAPI
+    /// ```
+    public init() {
+        self.init(serviceId: nil, scope: .global)
+    }
+
+    /// Injects the service registered for the property's type under `serviceId`.
+    ///
+    /// ```swift
+    /// @Inject("avatars") var images: ImageLoader
+    /// ```
+    ///
+    /// - Parameter serviceId: The service id the service was registered with.
+    public init(_ serviceId: String) {
+        self.init(serviceId: serviceId, scope: .global)
+    }
+
+    /// Injects the service registered for the property's type, shared (`.global`) or new (`.unique`).
+    ///
+    /// ```swift
+    /// @Inject(scope: .unique) var draft: ProfileDraft
+    /// ```
+    ///
+    /// - Parameter scope: `.global` for the shared instance, `.unique` for a new one.
+    public init(scope: Scope) {
+        self.init(serviceId: nil, scope: scope)
+    }
+
+    private init(serviceId: String?, scope: Scope) {
+        let context = FrontContext.current
+        injection = context.withLock {
+            if Registry.isLazy(Service.self, name: serviceId, in: context) {
+                return .deferred(
+                    DeferredValue(context) { context in
+                        context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@Inject")
+                    }
+                )
+            }
+            return .ready(context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@Inject"))
+        }
+    }
+
+    /// The injected service.
+    ///
+    /// ```swift
+    /// let profile = try await api.profile()
+    /// ```
+    public var wrappedValue: Service {
+        switch injection {
+        case .ready(let service): service
+        case .deferred(let deferred): deferred.value
+        }
+    }
+}
+
+extension Inject: Sendable where Service: Sendable {}
+
+/// A property wrapper's service: resolved already, or to resolve on first read.
+enum Injection<Value> {
+    case ready(Value)
+    case deferred(DeferredValue<Value>)
+}
+
+extension Injection: Sendable where Value: Sendable {}

@@ -1,0 +1,52 @@
+/// The options of a service registered by a ``RegistryModule``: when it is realized.
+///
+/// Every registration call of a module returns one; change the lifecycle by chaining:
+///
+/// ```swift
+/// static func onStartup() {
+///     register { SearchIndex() }.lifecycle(.eager)
+///     eager { Metrics() }.lifecycle(.lazy)        // the last call wins
+/// }
+/// ```
+///
+/// > Warning: The options belong to the registration that returned them. Once the same type and service
+/// > id is registered again, changing them has no effect.
+public struct ServiceOptions {
+    /// When a ``Registry`` service is realized (created). Every lifecycle shares the instance once it exists.
+    ///
+    /// ```swift
+    /// register { Analytics() }.lifecycle(.lazy)
+    /// ```
+    ///
+    /// > Warning: `.lazy` defers only `@Inject` properties. ``Registry/resolve(_:)``, `@OptionalInject`
+    /// > and ``DependencyRegistry`` realize the service when they are called.
+    public enum Lifecycle: Sendable, Hashable {
+        /// Realized when an `@Inject` property of it is initialized, or ``Registry/resolve(_:)`` asks: the default.
+        case injection
+        /// Realized when an `@Inject` property of it is first read.
+        case lazy
+        /// Realized by ``Registry/performStartup()``, after every module's `onStartup`.
+        case eager
+    }
+
+    let context: FrontContext
+    let key: ServiceKey
+    let entry: any AnyServiceEntry
+
+    /// Changes when the service is realized.
+    ///
+    /// ```swift
+    /// register(Storage.self) { DiskStorage() }.lifecycle(.eager)
+    /// ```
+    ///
+    /// > Warning: Making a service `.eager` after ``Registry/performStartup()`` completed realizes it at
+    /// > once; making an already realized service `.lazy` changes nothing for it.
+    ///
+    /// - Parameter lifecycle: `.injection`, `.lazy` or `.eager`.
+    /// - Returns: These options, for chaining.
+    @discardableResult
+    public func lifecycle(_ lifecycle: Lifecycle) -> ServiceOptions {
+        Registry.change(key, entry: entry, to: lifecycle, in: context)
+        return self
+    }
+}
