@@ -124,7 +124,7 @@ public final class Container {
                 replaced.entry.discardInstance()
             }
         }
-        for behavior in behaviors {
+        for behavior in withHierarchyLock({ behaviors }) {
             behavior.container(self, didRegisterType: Service.self, toService: entry, withName: entry.key.name)
         }
         return entry
@@ -158,14 +158,14 @@ public final class Container {
                 replaced.entry.discardInstance()
             }
         }
-        for behavior in behaviors {
+        for behavior in withHierarchyLock({ behaviors }) {
             behavior.container(self, didRegisterType: Forwarded.self, toService: service, withName: name)
         }
     }
 
     /// Adds a behavior, told about every registration made from now on.
     public func addBehavior(_ behavior: any Behavior) {
-        behaviors.append(behavior)
+        withHierarchyLock { behaviors.append(behavior) }
     }
 
     // MARK: - Removing and resetting
@@ -228,16 +228,28 @@ public final class Container {
         }
     }
 
-    /// Removes the registration `entry` if it is still the one registered under its key: a release
-    /// handler must not remove a registration that replaced the one it was made for.
+    /// Removes the registration `entry` if it is still the one registered under its key, with the keys
+    /// forwarded to it: a release handler must not remove a registration that replaced the one it was
+    /// made for.
     ///
     /// - Returns: Whether it was removed.
     @discardableResult
     func unregister(_ entry: any AnyServiceEntry) -> Bool {
         withHierarchyLock {
-            let removed = table.remove(entry.key) { $0.entry === entry && !$0.isForwarded }
-            removed?.entry.discardInstance()
-            return removed != nil
+            guard let removed = table.remove(entry.key, if: { $0.entry === entry && !$0.isForwarded }) else {
+                return false
+            }
+            var forwarded: [ServiceKey] = []
+            table.forEach { key, slot in
+                if slot.isForwarded, slot.entry === entry {
+                    forwarded.append(key)
+                }
+            }
+            for key in forwarded {
+                table.remove(key)
+            }
+            removed.entry.discardInstance()
+            return true
         }
     }
 

@@ -1,0 +1,20 @@
+extension Container {
+    /// Removes the registration under `key` from this container (not from its ancestors), whichever
+    /// entry it is, and drops the instance it holds: the fronts' "release this type".
+    ///
+    /// A key that `implements` forwarded to another registration is removed too, but the instance is
+    /// left alone: it belongs to the registration still in place under its own key. Everything happens
+    /// under the hierarchy's lock, so a synchronized resolve sees the registration either whole or gone.
+    ///
+    /// - Returns: Whether something was registered under `key`.
+    @discardableResult
+    func unregister(_ key: ServiceKey) -> Bool {
+        withHierarchyLock {
+            guard let removed = table.remove(key) else { return false }
+            if !removed.isForwarded {
+                removed.entry.discardInstance()
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,370 @@
+/// An actor that registers and resolves services with `await`, from any task, on top of one Keystone
+/// ``Container``.
+///
+/// ```swift
+/// let dependencies = DIActor.shared
+/// await dependencies.register(Clock.self) { SystemClock() }
+/// let releaseDatabase = await dependencies.registerSharedActor(Database.self) { Database() }
+///
+/// let clock = await dependencies.resolve(Clock.self)           // a new SystemClock
+/// let database = try await dependencies.resolveThrows(Database.self) // the one Database
+///
+/// await releaseDatabase()                                     // gone, with its instance
+/// ```
+///
+/// ### One engine
+///
+/// `DIActor` keeps no registrations, instances or counters of its own. It owns a ``Container`` and
+/// turns each call into that container's: a registration is a container registration with a scope,
+/// a resolve is the container's resolve (errors are the container's ``DIError``), and the inspection
+/// calls return the container's counts and ``Container/statusReport()``.
+///
+/// ### Lifetimes
+///
+/// | call | scope | the factory runs |
+/// |---|---|---|
+/// | ``register(_:factory:)`` | ``ObjectScope/transient`` | on every resolve |
+/// | ``register(_:instance:)`` | ``ObjectScope/container`` | never: every resolve returns the instance |
+/// | ``registerSharedActor(_:factory:)`` | ``ObjectScope/container`` | once, on the first resolve |
+///
+/// A factory registered with ``register(_:factory:)`` is called each time its type is resolved, so each
+/// resolve gets a new instance; ask for one shared instance with ``registerSharedActor(_:factory:)``.
+///
+/// ### No separate cache
+///
+/// Resolving is a direct lookup in the container's table, keyed by the type itself, and a shared
+/// instance is returned straight from its registration. There is no "hot" cache of frequently
+/// resolved types on top of that, because there is nothing left for one to save: it would only add a
+/// second lookup, memory, and a copy that a release would have to invalidate.
+///
+/// ### Thread safety
+///
+/// Every call into the container, whether registering, resolving, releasing or reporting, runs under
+/// the recursive lock that the container's ``Container/synchronize()`` view takes. The actor gives
+/// its callers the `await` shape and a serial order; the lock is what keeps the container consistent,
+/// which is why ``DIActorBridge``'s synchronous calls can use the container of ``shared`` from any
+/// thread without hopping onto the actor. Since the lock is recursive, a factory registered on
+/// ``shared`` may resolve what it needs with ``DIActorBridge/resolveSync(_:)`` on its own thread, and a
+/// factory that ends up resolving its own type fails that resolve with
+/// ``DIError/circularDependency(path:)`` instead of recursing.
+///
+/// Every type that crosses the actor's boundary is `Sendable`: what you register, and so what a
+/// resolve hands back to the caller's task. The factories are `@Sendable`, since they run on the actor
+/// or on a thread calling ``DIActorBridge/resolveSync(_:)``.
+///
+/// > Warning: A factory runs holding the container's lock, so keep it short. It must never block
+/// > waiting for another thread or task that uses `DIActor` or ``DIActorBridge``: that thread waits for
+/// > the lock the factory holds, and neither can go on.
+@globalActor
+public actor DIActor {
+    /// The process-wide instance, used by ``DIActorGlobalAPI``, ``DIActorBridge`` and the `@DIActor`
+    /// attribute.
+    ///
+    /// ```swift
+    /// await DIActor.shared.register(Analytics.self) { ConsoleAnalytics() }
+    /// ```
+    ///
+    /// > Warning: Its registrations are global to the process. Tests that run in parallel should use
+    /// > instances of their own (``init()``) or distinct types, and never call ``releaseAll()`` on it
+    /// > while another test uses it.
+    public static let shared = DIActor()
+
+    /// The container, through its synchronized view: each resolve takes the container's lock.
+    /// `nonisolated`, so that ``DIActorBridge`` reaches the same container synchronously.
+    nonisolated let engine: SynchronizedResolver
+
+    /// Creates an actor with an empty container of its own.
+    ///
+    /// Use one in a test, or for a part of the app whose registrations should not mix with those of
+    /// ``shared``:
+    ///
+    /// ```swift
+    /// let dependencies = DIActor()
+    /// await dependencies.register(Clock.self) { FixedClock(now: .distantPast) }
+    /// ```
+    ///
+    /// > Warning: The `@DIActor` attribute, ``DIActorGlobalAPI`` and ``DIActorBridge`` always use
+    /// > ``shared``, never an instance made here.
+    public init() {
+        engine = Container().synchronize()
+    }
+
+    // MARK: - Registering
+
+    /// Registers a factory that makes a new instance of `type` each time it is resolved.
+    ///
+    /// ```swift
+    /// let release = await DIActor.shared.register(UserRepository.self) { RemoteUserRepository() }
+    /// let repository = await DIActor.shared.resolve(UserRepository.self)  // a new instance
+    /// await release()
+    /// ```
+    ///
+    /// Registering `type` again replaces this registration. `T` must be `Sendable`, since each instance
+    /// leaves the actor for the task that resolved it, and so must the factory, which runs on the actor
+    /// or on a thread calling ``DIActorBridge/resolveSync(_:)``.
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve the instances as, usually a protocol.
+    ///   - factory: Makes an instance; called on every resolve.
+    /// - Returns: A handler that removes this registration. It leaves alone a registration that has
+    ///   replaced this one since, and calling it again does nothing.
+    ///
+    /// > Warning: Each resolve runs the factory again. For one instance shared by every resolve, use
+    /// > ``registerSharedActor(_:factory:)`` or ``register(_:instance:)``.
+    @discardableResult
+    public func register<T: Sendable>(
+        _ type: T.Type,
+        factory: @escaping @Sendable () -> T
+    ) -> @Sendable () async -> Void {
+        releaseHandler(for: add(type, scope: .transient, factory: factory))
+    }
+
+    /// Registers an instance that every resolve of `type` returns.
+    ///
+    /// ```swift
+    /// let config = ServerConfig(host: "example.com", port: 443)
+    /// await DIActor.shared.register(ServerConfig.self, instance: config)
+    /// ```
+    ///
+    /// Registering `type` again replaces it; ``release(_:)`` removes it.
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve the instance as.
+    ///   - instance: The instance to return; it is shared by every task that resolves it.
+    ///
+    /// > Warning: Every task that resolves `type` gets this very instance. A class instance must be safe
+    /// > to use from several tasks at once, not merely declared `@unchecked Sendable`.
+    public func register<T: Sendable>(_ type: T.Type, instance: T) {
+        _ = add(type, scope: .container) { instance }
+    }
+
+    /// Registers a factory for one shared instance of `type`, created on the first resolve and returned
+    /// by every resolve after it.
+    ///
+    /// ```swift
+    /// let release = await DIActor.shared.registerSharedActor(Database.self) { Database() }
+    /// let first = await DIActor.shared.resolve(Database.self)
+    /// let second = await DIActor.shared.resolve(Database.self)   // the same Database
+    /// await release()                                            // resolve now returns nil
+    /// ```
+    ///
+    /// The factory runs once however many tasks resolve `type` at the same time. The instance is kept
+    /// until the registration is replaced or removed. An actor is the natural shape for such a
+    /// service, hence the name, but any `Sendable` type works.
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve the shared instance as.
+    ///   - factory: Makes the instance; called once.
+    /// - Returns: A handler that removes this registration and drops its instance. It leaves alone a
+    ///   registration that has replaced this one since, and calling it again does nothing.
+    ///
+    /// > Warning: Tasks that resolved the instance before a release keep using it; a release only stops
+    /// > new resolves from returning it.
+    @discardableResult
+    public func registerSharedActor<T: Sendable>(
+        _ type: T.Type,
+        factory: @escaping @Sendable () -> T
+    ) -> @Sendable () async -> Void {
+        releaseHandler(for: add(type, scope: .container, factory: factory))
+    }
+
+    // MARK: - Resolving
+
+    /// Resolves `type`, or returns `nil` if it cannot be resolved.
+    ///
+    /// ```swift
+    /// if let analytics = await DIActor.shared.resolve(Analytics.self) {
+    ///     await analytics.track("launch")
+    /// }
+    /// ```
+    ///
+    /// > Warning: `nil` hides why the resolve failed. For a dependency that must be there, use
+    /// > ``resolveThrows(_:)`` or ``resolveResult(_:)``, whose ``DIError`` says what is missing and how
+    /// > to fix it.
+    public func resolve<T: Sendable>(_ type: T.Type) -> T? {
+        engine.resolve(type)
+    }
+
+    /// Resolves `type` as a `Result` whose failure says why it cannot be resolved.
+    ///
+    /// ```swift
+    /// switch await DIActor.shared.resolveResult(Database.self) {
+    /// case .success(let database): await database.open()
+    /// case .failure(let error): print(error)   // for example: No registration for Database. ...
+    /// }
+    /// ```
+    ///
+    /// > Warning: A failure is a programming error more often than not (a missing registration, a
+    /// > cycle); report it rather than falling back silently.
+    public func resolveResult<T: Sendable>(_ type: T.Type) -> Result<T, DIError> {
+        engine.resolveResult(type)
+    }
+
+    /// Resolves `type`, or throws why it cannot be resolved.
+    ///
+    /// ```swift
+    /// let database = try await DIActor.shared.resolveThrows(Database.self)
+    /// ```
+    ///
+    /// - Throws: ``DIError/notRegistered(key:path:candidates:)`` naming `type` when nothing is
+    ///   registered for it, ``DIError/circularDependency(path:)`` when its factory ends up resolving
+    ///   it again.
+    ///
+    /// > Warning: Catch the error where the dependency is optional; elsewhere let it reach a place that
+    /// > reports it, since its message says how to fix the registration.
+    public func resolveThrows<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
+        try engine.resolveThrows(type)
+    }
+
+    // MARK: - Releasing
+
+    /// Removes the registration of `type`, whichever call made it, and drops its instance.
+    ///
+    /// ```swift
+    /// await DIActor.shared.release(SessionStore.self)
+    /// ```
+    ///
+    /// Releasing a type that is not registered does nothing. `T` need not be `Sendable`: only the
+    /// type itself is passed.
+    ///
+    /// > Warning: It removes the current registration even if a release handler was returned for
+    /// > it: prefer the handler when another part of the app may have registered `type` since.
+    public func release<T>(_ type: T.Type) {
+        container.unregister(ServiceKey(serviceType: T.self))
+    }
+
+    /// Removes every registration and drops every instance.
+    ///
+    /// ```swift
+    /// await DIActor.shared.releaseAll()
+    /// #expect(await DIActor.shared.registeredCount() == 0)
+    /// ```
+    ///
+    /// Release handlers returned before do nothing afterwards, even once their types are registered
+    /// again.
+    ///
+    /// > Warning: On ``shared`` it clears the registrations of the whole process, including those of
+    /// > tests running in parallel.
+    public func releaseAll() {
+        let container = container
+        container.withHierarchyLock {
+            container.removeAll()
+        }
+    }
+
+    // MARK: - Inspecting
+
+    /// The number of registrations.
+    ///
+    /// ```swift
+    /// let count = await DIActor.shared.registeredCount()
+    /// ```
+    ///
+    /// > Warning: Another task may register or release right after the count is taken; use it for
+    /// > diagnostics and tests, not to decide whether to register.
+    public func registeredCount() -> Int {
+        container.registeredCount()
+    }
+
+    /// The registered types, as text, sorted.
+    ///
+    /// ```swift
+    /// for name in await DIActor.shared.allRegisteredTypes() {
+    ///     print(" - \(name)")   // " - Database"
+    /// }
+    /// ```
+    ///
+    /// > Warning: The names are for people to read; two types with the same name in different modules
+    /// > read the same.
+    public func allRegisteredTypes() -> [String] {
+        container.allRegisteredTypes()
+    }
+
+    /// A report of every registration: its type, scope, when it was registered, how often it was
+    /// resolved, and whether an instance is held.
+    ///
+    /// ```swift
+    /// let report = await DIActor.shared.statusReport()
+    /// // Container with 2 registrations:
+    /// // • Database [container] registered 2026-11-21T10:30:01Z, resolved 8 times, instance held
+    /// // • UserRepository [transient] registered 2026-11-21T10:30:00Z, resolved 15 times
+    /// ```
+    ///
+    /// The counts include resolves that returned the shared instance. It is the container's
+    /// ``Container/statusReport()``.
+    ///
+    /// > Warning: The format is for people to read and may change; do not parse it.
+    public func statusReport() -> String {
+        container.statusReport()
+    }
+
+    /// Prints ``statusReport()``.
+    ///
+    /// ```swift
+    /// await DIActor.shared.printStatus()
+    /// ```
+    ///
+    /// > Warning: It writes to standard output; in a test, check ``statusReport()`` instead.
+    public func printStatus() {
+        container.printStatus()
+    }
+}
+
+// MARK: - The container underneath
+
+extension DIActor {
+    /// The container behind ``engine``.
+    nonisolated var container: Container {
+        engine.container
+    }
+
+    /// Registers `factory` as `type` in `scope`. The registration is made and its scope set under the
+    /// container's lock, so that no resolve, on the actor or through the bridge, finds it half
+    /// configured.
+    nonisolated func add<T: Sendable>(
+        _ type: T.Type,
+        scope: ObjectScope,
+        factory: @escaping @Sendable () -> T
+    ) -> DIActorRegistration {
+        let container = container
+        let entry = container.withHierarchyLock {
+            container.register(type) { _ in factory() }.inObjectScope(scope)
+        }
+        return DIActorRegistration(entry)
+    }
+
+    /// The handler returned to the caller: it removes `registration` on the actor, if the actor still
+    /// exists.
+    private func releaseHandler(for registration: DIActorRegistration) -> @Sendable () async -> Void {
+        { [weak self] in
+            await self?.remove(registration)
+        }
+    }
+
+    private func remove(_ registration: DIActorRegistration) {
+        registration.remove(from: container)
+    }
+}
+
+/// The one registration a release handler removes.
+final class DIActorRegistration: @unchecked Sendable {
+    // @unchecked: `entry` is assigned once, in `init`, and only read after that (loading a weak
+    // reference is thread-safe). The entry itself is only touched under the container's lock.
+
+    /// Weak: once the entry is replaced or removed, the container no longer holds it, and the handler
+    /// has nothing left to remove.
+    private weak var entry: (any AnyServiceEntry)?
+
+    init(_ entry: any AnyServiceEntry) {
+        self.entry = entry
+    }
+
+    /// Removes the entry from `container` if it is still the one registered under its key, and drops
+    /// its instance; does nothing otherwise.
+    func remove(from container: Container) {
+        guard let entry else { return }
+        container.withHierarchyLock {
+            _ = container.unregister(entry)
+        }
+    }
+}
