@@ -18,6 +18,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the argument.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1>(
         _ serviceType: Service.Type,
@@ -42,6 +43,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
@@ -63,6 +65,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
@@ -84,6 +87,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3, Arg4>(
         _ serviceType: Service.Type,
@@ -105,6 +109,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(
         _ serviceType: Service.Type,
@@ -126,6 +131,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(
         _ serviceType: Service.Type,
@@ -147,6 +153,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(
         _ serviceType: Service.Type,
@@ -168,6 +175,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(
         _ serviceType: Service.Type,
@@ -189,6 +197,7 @@ extension Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance from a resolver and the arguments.
     /// - Returns: The registration, to configure further.
+    @inlinable
     @discardableResult
     public func register<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(
         _ serviceType: Service.Type,

@@ -28,9 +28,14 @@ public final class Container {
     public let parent: Container?
     /// The scope of new registrations unless they say otherwise.
     public let defaultObjectScope: ObjectScope
-    let hierarchy: Hierarchy
-    var table = RegistrationTable()
+    @usableFromInline let hierarchy: Hierarchy
+    /// This container's own registrations. The resolve path only reads it; every change happens under
+    /// the hierarchy's lock.
+    @usableFromInline let table = RegistrationTable()
     private var behaviors: [any Behavior] = []
+    /// What entries hold to reach this container: a weak reference would give the container a side
+    /// table, and every retain and release of it would then take the slow path.
+    private let token = ContainerToken()
 
     /// Creates a container.
     ///
@@ -59,7 +64,12 @@ public final class Container {
         for behavior in behaviors {
             addBehavior(behavior)
         }
+        token.container = self
         registeringClosure(self)
+    }
+
+    deinit {
+        token.container = nil
     }
 
     // MARK: - Registering
@@ -82,6 +92,7 @@ public final class Container {
     ///   - name: A name that tells apart registrations of the same service type.
     ///   - factory: Makes an instance.
     /// - Returns: The registration, to configure its scope, `initCompleted` actions and forwarded types.
+    @inlinable
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
@@ -93,13 +104,15 @@ public final class Container {
                 key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self),
                 scope: defaultObjectScope,
                 plainFactory: factory,
-                argumentFactory: nil
+                argumentFactory: nil,
+                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Void.self)
             )
         )
     }
 
     /// Registers a factory that takes runtime arguments; the overloads of `register` with arguments
     /// call it with the arguments packed into one tuple.
+    @inlinable
     func registerPacked<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
@@ -110,15 +123,17 @@ public final class Container {
                 key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self),
                 scope: defaultObjectScope,
                 plainFactory: nil,
-                argumentFactory: ArgumentFactory(factory)
+                argumentFactory: ArgumentFactory(factory),
+                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Arguments.self)
             )
         )
     }
 
-    private func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        entry.container = self
+    @usableFromInline
+    func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
+        entry.owner = token
         withHierarchyLock {
-            if let replaced = table.insert(Slot(entry: entry, isForwarded: false), for: entry.key),
+            if let replaced = table.insert(Slot(key: entry.key, entry: entry, isForwarded: false)),
                 !replaced.isForwarded
             {
                 replaced.entry.discardInstance()
@@ -152,7 +167,7 @@ public final class Container {
     ) {
         let key = ServiceKey(serviceType: Forwarded.self, name: name, argumentsType: service.key.argumentsType)
         withHierarchyLock {
-            if let replaced = table.insert(Slot(entry: service, isForwarded: true), for: key),
+            if let replaced = table.insert(Slot(key: key, entry: service, isForwarded: true)),
                 !replaced.isForwarded, replaced.entry !== service
             {
                 replaced.entry.discardInstance()
@@ -173,12 +188,12 @@ public final class Container {
     /// Removes every registration of this container (not of its parent) and the instances they hold.
     public func removeAll() {
         withHierarchyLock {
-            table.forEach { _, slot in
+            table.forEach { slot in
                 if !slot.isForwarded {
                     slot.entry.discardInstance()
                 }
             }
-            table = RegistrationTable()
+            table.removeAll()
         }
     }
 
@@ -218,7 +233,7 @@ public final class Container {
         withHierarchyLock {
             var container: Container? = self
             while let current = container {
-                current.table.forEach { _, slot in
+                current.table.forEach { slot in
                     if !slot.isForwarded, matches(slot.entry) {
                         slot.entry.discardInstance()
                     }
@@ -240,9 +255,9 @@ public final class Container {
                 return false
             }
             var forwarded: [ServiceKey] = []
-            table.forEach { key, slot in
+            table.forEach { slot in
                 if slot.isForwarded, slot.entry === entry {
-                    forwarded.append(key)
+                    forwarded.append(slot.key)
                 }
             }
             for key in forwarded {
@@ -288,8 +303,8 @@ extension Container: CustomStringConvertible {
     public var description: String {
         var lines: [String] = []
         withHierarchyLock {
-            table.forEach { key, slot in
-                lines.append("    { " + slot.entry.describe(as: key) + " }")
+            table.forEach { slot in
+                lines.append("    { " + slot.entry.describe(as: slot.key) + " }")
             }
         }
         return "[" + lines.sorted().map { "\n" + $0 }.joined(separator: ",") + "\n]"

@@ -16,7 +16,7 @@ extension Container {
     public func allRegisteredTypes() -> [String] {
         withHierarchyLock {
             var keys: [String] = []
-            table.forEach { key, _ in keys.append(key.description) }
+            table.forEach { keys.append($0.key.description) }
             return keys.sorted()
         }
     }
@@ -39,7 +39,8 @@ extension Container {
                 let text: String
             }
             var lines: [Line] = []
-            table.forEach { key, slot in
+            table.forEach { slot in
+                let key = slot.key
                 let entry = slot.entry
                 var text = "• \(key) [\(entry.objectScope)]"
                 if slot.isForwarded {

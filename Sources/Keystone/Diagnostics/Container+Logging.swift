@@ -13,8 +13,8 @@ extension Container {
     /// Container.logHandler = { error in logger.warning("\(error)") }
     /// ```
     public static var logHandler: (@Sendable (DIError) -> Void)? {
-        get { Log.handler.withLock { $0 } }
-        set { Log.handler.withLock { $0 = newValue } }
+        get { Log.handler.withLock { $0.body } }
+        set { Log.handler.withLock { $0 = Log.Handler(body: newValue) } }
     }
 
     /// The handler ``logHandler`` starts with.
@@ -27,12 +27,20 @@ extension Container {
 }
 
 /// Where `resolve` reports the failures it swallows.
+@usableFromInline
 enum Log {
-    static let handler = LockedValue<(@Sendable (DIError) -> Void)?>(Container.defaultLogHandler)
+    /// The handler, wrapped in a struct: a closure stored directly as a generic `Value` would be
+    /// re-wrapped in a reabstraction thunk on every `inout` access, growing without bound.
+    struct Handler {
+        let body: (@Sendable (DIError) -> Void)?
+    }
+
+    static let handler = LockedValue(Handler(body: Container.defaultLogHandler))
 
     static let logsMissingRegistrations = ProcessInfo.processInfo.environment["KEYSTONE_LOG_MISSING"] == "1"
 
+    @usableFromInline
     static func failure(_ error: DIError) {
-        handler.withLock { $0 }?(error)
+        handler.withLock { $0.body }?(error)
     }
 }

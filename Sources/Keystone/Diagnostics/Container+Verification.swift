@@ -93,9 +93,9 @@ extension Container {
         var seen: [ServiceKey: Slot] = [:]
         var container: Container? = self
         while let current = container {
-            current.table.forEach { key, slot in
-                if seen[key] == nil {
-                    seen[key] = slot
+            current.table.forEach { slot in
+                if seen[slot.key] == nil {
+                    seen[slot.key] = slot
                 }
             }
             container = current.parent

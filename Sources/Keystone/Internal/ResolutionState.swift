@@ -1,89 +1,67 @@
-import Foundation
-
-/// What one container hierarchy shares: the recursive lock that every synchronized view, `Lazy` and
-/// `Provider` of the hierarchy takes, and the state of the resolution in flight.
-final class Hierarchy: @unchecked Sendable {
-    // @unchecked: `lock` is thread-safe; `state` is used under `lock` by every synchronized path, and
-    // by the one thread an unsynchronized container is confined to otherwise.
-
-    private let lock = NSRecursiveLock()
-    let state = ResolutionState()
-    /// Set while `verify()` or `dependencyGraph()` explores the hierarchy, under the lock: resolves then
-    /// take the slow path, which records what they do and keeps instances in a throwaway sandbox.
-    var isInspecting = false
-
-    /// Runs `body` holding the hierarchy's lock, which the same thread may take again inside it.
-    func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-}
-
 /// The bookkeeping of the resolution in flight in one hierarchy: the entries being created (for
 /// cycle detection and error paths), the current object graph, and a cycle found on the way.
 ///
 /// Its cost is proportional to the graph being resolved: a frame per instance being created, a
 /// list of the entries holding a `.graph` instance. A cached `.container` resolve never reaches it.
+///
+/// The generic part of the resolve path (reading and storing a typed instance, calling the factory)
+/// is in `ResolutionState+Resolve.swift`, `@inlinable` so that it specializes in the caller's module;
+/// the bookkeeping here is not generic and is called, not inlined.
+@usableFromInline
 final class ResolutionState {
+    @usableFromInline
     struct Frame {
-        let entry: any AnyServiceEntry
-        let key: ServiceKey
+        @usableFromInline let entry: any AnyServiceEntry
+        @usableFromInline let key: ServiceKey
         /// The factory returned and the instance is stored: resolving the entry again finds it.
-        var produced = false
+        @usableFromInline var produced = false
         /// The same entry was resolved again while this frame's factory ran.
-        var reentered = false
+        @usableFromInline var reentered = false
         /// A cycle was found while this frame was in flight: its instance must not be kept.
-        var tainted = false
+        @usableFromInline var tainted = false
+
+        init(entry: any AnyServiceEntry, key: ServiceKey) {
+            self.entry = entry
+            self.key = key
+        }
     }
 
     /// Deeper than this, a chain of resolutions is treated as a cycle even where the cycle check let
     /// it through (a factory that resolves differently each time), so the stack never overflows.
     static let maximumDepth = 256
 
-    private(set) var frames: [Frame] = []
+    // The engine's own discipline (one thread at a time, no overlapping accesses within a resolve)
+    // makes dynamic exclusivity checks on these fields pure cost; they are off.
+    @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
-    private(set) var calls = 0
+    @exclusivity(unchecked) private(set) var calls = 0
     /// The serial number of the current graph; an entry's graph instance is valid while it matches.
-    private(set) var epoch: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var epoch: UInt64 = 0
     /// The record of the current graph, made when something needs the graph's identity.
-    private var liveRecord: GraphRecord?
+    @exclusivity(unchecked) @usableFromInline var liveRecord: GraphRecord?
     /// A graph being resolved again (`Lazy`, `withObjectGraph`): its instances come from its record.
-    private var restored: GraphRecord?
+    @exclusivity(unchecked) @usableFromInline var restored: GraphRecord?
     /// Entries that hold an instance of the current graph, or whose custom storage was used in it.
-    private var touched: [any AnyServiceEntry] = []
+    @exclusivity(unchecked) private var touched: [any AnyServiceEntry] = []
     /// The first cycle found while serving the current top-level call; it fails the whole call.
-    private var failure: DIError?
+    @exclusivity(unchecked) private var failure: DIError?
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise.
-    var inspection: Inspection?
+    @exclusivity(unchecked) @usableFromInline var inspection: Inspection?
 
     #if DEBUG
     private var owner = ThreadIdentity.current
     #endif
 
+    init() {}
+
     // MARK: - Calls and graphs
 
-    /// Runs `body` as one call: the first call in flight opens a graph and the last one closes it.
-    /// A cycle found anywhere during the top-level call fails it, whatever `body` returned.
-    func withCall<T>(_ body: () throws(DIError) -> T) throws(DIError) -> T {
-        enterCall()
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            let failure = leaveCall()
-            throw failure ?? error
-        }
-        if let failure = leaveCall() {
-            throw failure
-        }
-        return result
-    }
-
+    /// Enters a call: the first call in flight opens a graph.
+    @usableFromInline
     func enterCall() {
         if calls == 0 {
             epoch &+= 1
-            failure = nil
+            // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
             #if DEBUG
             owner = ThreadIdentity.current
             #endif
@@ -103,16 +81,23 @@ final class ResolutionState {
         calls += 1
     }
 
-    /// Leaves a call; when it was the top-level one, closes the graph and returns the failure to report.
+    /// Leaves a call; when it was the top-level one, closes the graph and returns the failure to report
+    /// (a cycle found anywhere during the call fails it, whatever it returned).
+    @usableFromInline
     func leaveCall() -> DIError? {
         calls -= 1
         guard calls == 0 else { return nil }
-        for entry in touched {
-            entry.completeGraph(remembering: liveRecord)
+        if !touched.isEmpty {
+            for entry in touched {
+                entry.completeGraph(remembering: liveRecord)
+            }
+            touched.removeAll(keepingCapacity: true)
         }
-        touched.removeAll(keepingCapacity: true)
-        liveRecord = nil
-        defer { failure = nil }
+        if liveRecord != nil {
+            liveRecord = nil
+        }
+        guard let failure else { return nil }
+        self.failure = nil
         return failure
     }
 
@@ -174,158 +159,22 @@ final class ResolutionState {
         return result
     }
 
-    // MARK: - Resolving an entry
-
-    /// Resolves `entry`, found under `key`: reuses the instance its scope holds, or creates one.
-    func resolve<Service, Arguments>(
-        _ entry: ServiceEntry<Service>,
-        as key: ServiceKey,
-        arguments: Arguments,
-        resolver: any Resolver
-    ) throws(DIError) -> Service {
-        if let existing = existingInstance(of: entry) {
-            return existing
-        }
-        return try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
-    }
-
-    /// Creates a new instance of `entry` whatever its scope holds, and does not keep it: what a front
-    /// offers as a "unique" resolve. Its dependencies are resolved as usual.
-    func resolveNew<Service, Arguments>(
-        _ entry: ServiceEntry<Service>,
-        as key: ServiceKey,
-        arguments: Arguments,
-        resolver: any Resolver
-    ) throws(DIError) -> Service {
-        try create(entry, as: key, arguments: arguments, resolver: resolver, keep: false)
-    }
-
-    /// Runs the factory and the `initCompleted` actions of `entry` in a frame of their own; stores the
-    /// instance in its scope if `keep`.
-    private func create<Service, Arguments>(
-        _ entry: ServiceEntry<Service>,
-        as key: ServiceKey,
-        arguments: Arguments,
-        resolver: any Resolver,
-        keep: Bool
-    ) throws(DIError) -> Service {
-        let index = try push(entry, as: key)
-        let made: Service
-        do {
-            made = try entry.make(resolver, arguments)
-        } catch {
-            let failure = wrap(error, key: key)
-            pop()
-            throw failure
-        }
-        if keep {
-            if frames[index].reentered, let existing = existingInstance(of: entry) {
-                // The factory resolved this entry again, and that inner resolve stored its instance first.
-                pop()
-                return existing
-            }
-            store(made, in: entry, tainted: frames[index].tainted)
-            frames[index].produced = true
-        }
-        for action in entry.initCompletedActions {
-            do {
-                try action(resolver, made)
-            } catch {
-                let failure = wrap(error, key: key)
-                if keep {
-                    entry.discardInstance()
-                }
-                pop()
-                throw failure
-            }
-        }
-        if keep, frames[index].tainted {
-            // A cycle was found while `initCompleted` ran: the stored instance is incomplete.
-            entry.discardInstance()
-        }
-        pop()
-        return made
-    }
-
-    private func existingInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        if let inspection, entry.kind != .transient, entry.kind != .graph {
-            // Inspecting: the real cached instances are neither read nor replaced.
-            return inspection.sandbox[ObjectIdentifier(entry)] as? Service ?? graphInstance(of: entry)
-        }
-        switch entry.kind {
-        case .transient:
-            return nil
-        case .container:
-            return entry.instance
-        case .graph:
-            return graphInstance(of: entry)
-        case .weak:
-            if let object = entry.weakObject, let instance = object as? Service {
-                return instance
-            }
-            return graphInstance(of: entry)
-        case .custom:
-            guard let graph = currentGraph() else { return nil }
-            return entry.customStorage().instance(inGraph: graph) as? Service
-        }
-    }
-
-    private func graphInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        if let restored {
-            return restored.instance(for: ObjectIdentifier(entry)) as? Service
-        }
-        return entry.graphEpoch == epoch ? entry.graphInstance : nil
-    }
-
-    private func store<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
-        if let inspection, entry.kind != .transient, entry.kind != .graph {
-            if !tainted {
-                inspection.sandbox[ObjectIdentifier(entry)] = instance
-            }
-            storeInGraph(instance, in: entry)
-            return
-        }
-        switch entry.kind {
-        case .transient:
-            return
-        case .container:
-            if !tainted, entry.sharesValues || type(of: instance as Any) is AnyClass {
-                entry.instance = instance
-            }
-        case .graph:
-            storeInGraph(instance, in: entry)
-        case .weak:
-            if !tainted {
-                entry.weakObject = WeakStorage.referenceIfClass(instance)
-            }
-            storeInGraph(instance, in: entry)
-        case .custom:
-            if !tainted, let graph = currentGraph() {
-                entry.customStorage().setInstance(instance, inGraph: graph)
-                touched.append(entry)
-            }
-        }
-    }
-
-    private func storeInGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        if let restored {
-            restored.store(instance, for: ObjectIdentifier(entry))
-            return
-        }
-        if frames.count == 1, entry.initCompletedActions.isEmpty, liveRecord == nil {
-            // The top-level instance, with nothing left to run in its graph and no one holding the
-            // graph's identity: no later lookup can ask for it.
-            return
-        }
-        entry.graphInstance = instance
-        entry.graphEpoch = epoch
+    /// Remembers that `entry` holds an instance of the current graph, to drop it when the graph ends.
+    @usableFromInline
+    func touch(_ entry: any AnyServiceEntry) {
         touched.append(entry)
     }
 
     // MARK: - Frames and cycles
 
-    private func push(_ entry: any AnyServiceEntry, as key: ServiceKey) throws(DIError) -> Int {
-        if entry.activeFrames > 0, let previous = frames.lastIndex(where: { $0.entry === entry }) {
+    /// Pushes the frame of a resolution about to create an instance of `entry`, found under `key`, and
+    /// returns its index; throws the cycle if creating it cannot end.
+    ///
+    /// `reentering` says whether a frame of `entry` is already on the stack (its `activeFrames`, which the
+    /// caller keeps). The caller pops the frame with ``pop()`` or ``abandon(_:key:)``.
+    @usableFromInline
+    func push(_ entry: any AnyServiceEntry, as key: ServiceKey, reentering: Bool) throws(DIError) -> Int {
+        if reentering, let previous = frames.lastIndex(where: { $0.entry === entry }) {
             // Resolving again an entry whose factory is still running. That ends only if some entry
             // created in between is found instead of created anew on the way back here: one whose
             // instance is stored (its `initCompleted` is what led here) and reused in the graph.
@@ -339,14 +188,30 @@ final class ResolutionState {
             let first = frames.firstIndex { $0.entry === entry } ?? 0
             throw recordCycle(frames[first...].map(\.key) + [key])
         }
-        entry.activeFrames += 1
         frames.append(Frame(entry: entry, key: key))
         return frames.count - 1
     }
 
-    private func pop() {
-        let frame = frames.removeLast()
-        frame.entry.activeFrames -= 1
+    /// Pops the frame on top.
+    @usableFromInline
+    func pop() {
+        frames.removeLast()
+    }
+
+    /// Pops the frame on top after its factory or action threw `error`, and returns what to report: a
+    /// `DIError` from a nested resolve as it is, anything else as `factoryFailed` with the path that led
+    /// to `key` (whose frame is the one on top).
+    @usableFromInline
+    func abandon(_ error: any Error, key: ServiceKey) -> DIError {
+        let failure: DIError
+        if let error = error as? DIError {
+            failure = error
+        } else {
+            failure = .factoryFailed(key: key, path: frames.dropLast().map(\.key), underlying: error)
+            inspection?.note(failure)
+        }
+        pop()
+        return failure
     }
 
     private func recordCycle(_ path: [ServiceKey]) -> DIError {
@@ -370,16 +235,5 @@ final class ResolutionState {
     /// The keys in flight, outermost first: the path that led to a resolve made now.
     var path: [ServiceKey] {
         frames.map(\.key)
-    }
-
-    /// The error a failed factory or action reports: a `DIError` from a nested resolve as it is,
-    /// anything else as `factoryFailed` with the path in flight before `key` (whose frame is on top).
-    private func wrap(_ error: any Error, key: ServiceKey) -> DIError {
-        if let error = error as? DIError {
-            return error
-        }
-        let failure = DIError.factoryFailed(key: key, path: Array(path.dropLast()), underlying: error)
-        inspection?.note(failure)
-        return failure
     }
 }

@@ -3,6 +3,7 @@ extension Container: Resolver {
     /// container to the factories it calls.
     ///
     /// Every `resolve`, `resolveThrows` and `resolveResult` overload calls this one.
+    @inlinable
     public func resolveService<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
@@ -11,8 +12,41 @@ extension Container: Resolver {
         try resolve(serviceType, name: name, arguments: arguments, resolver: self)
     }
 
-    /// The resolve path. `resolver` is what factories are handed: this container, or the synchronized
-    /// view the call came through.
+    /// Serves a resolve with erased types: a registration of this container or an ancestor under
+    /// exactly the key asked for, through the resolve compiled for its types when it was registered.
+    public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
+        try resolveErased(request, resolver: self)
+    }
+
+    /// Serves `request` if a registration is found directly under its key, handing `resolver` to the
+    /// factories; returns `false` for everything else (forwarded keys, wrappers, misses, inspection),
+    /// which the generic ``resolve(_:name:arguments:resolver:)`` serves.
+    @usableFromInline
+    func resolveErased(_ request: _ResolutionRequest, resolver: any Resolver) throws(DIError) -> Bool {
+        guard !hierarchy.isInspecting else { return false }
+        switch lookup(request.key) {
+        case .registered(let entry, let resolveErased):
+            try resolveErased(entry.takeUnretainedValue(), self, request.key, request.arguments, resolver, request.result)
+            return true
+        case .missing, .forwarded:
+            return false
+        }
+    }
+
+    /// Looks up `key` here, then in the ancestors: the nearest container that has `key` answers.
+    @inlinable
+    func lookup(_ key: ServiceKey) -> RegistrationTable.Lookup {
+        let found = table.lookup(key)
+        if case .missing = found, let parent {
+            return parent.lookup(key)
+        }
+        return found
+    }
+
+    /// The resolve path for code that knows the types (the fallback of ``Resolver/resolveFast``, and
+    /// the fronts). `resolver` is what factories are handed: this container, or the synchronized view
+    /// the call came through.
+    @inlinable
     func resolve<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
@@ -20,32 +54,66 @@ extension Container: Resolver {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
-        var container = self
-        while true {
-            if let slot = container.table.slot(for: key) {
-                if slot.isForwarded {
-                    return try resolveForwarded(slot.entry, as: key, arguments: arguments, resolver: resolver)
-                }
-                // Registered under a key whose service type is `Service`: the entry is a `ServiceEntry<Service>`.
-                let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
-                if !hierarchy.isInspecting {
-                    entry.resolutionCount &+= 1
-                    // Only a `.container`-kind scope ever sets `instance`.
-                    if let instance = entry.instance {
-                        return instance
-                    }
-                } else {
-                    hierarchy.state.noteRequest(key, scope: entry.objectScopeName)
-                }
-                let state = hierarchy.state
-                return try state.withCall { () throws(DIError) in
-                    try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
-                }
-            }
-            guard let parent = container.parent else { break }
-            container = parent
+        if !hierarchy.isInspecting, let slot = directSlot(for: key) {
+            let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+            return try resolve(entry, as: key, arguments: arguments, resolver: resolver)
         }
-        return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
+        return try resolveInGeneral(key, arguments: arguments, resolver: resolver)
+    }
+
+    /// Resolves `entry`, registered under `key` here or in an ancestor: its cached `.container` instance
+    /// with a load, anything else through the resolution state.
+    @inlinable
+    func resolve<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        entry.resolutionCount &+= 1
+        // Only a `.container`-kind scope ever sets `instance`.
+        if let instance = entry.instance {
+            return instance
+        }
+        let state = hierarchy.state
+        return try state.withCall { () throws(DIError) in
+            try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+        }
+    }
+
+    /// The slot registered (not forwarded) under `key` here or in the nearest ancestor that has `key`.
+    @inlinable
+    func directSlot(for key: ServiceKey) -> Slot? {
+        if let slot = table.slot(for: key) {
+            return slot.isForwarded ? nil : slot
+        }
+        return parent?.directSlot(for: key)
+    }
+
+    /// Every resolve the inlined path does not serve: forwarded keys, wrappers, graph identifiers,
+    /// misses, and every resolve while inspecting.
+    @usableFromInline
+    func resolveInGeneral<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        guard let slot = slot(for: key) else {
+            return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
+        }
+        if slot.isForwarded {
+            return try resolveForwarded(slot.entry, as: key, arguments: arguments, resolver: resolver)
+        }
+        let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+        let state = hierarchy.state
+        if hierarchy.isInspecting {
+            state.noteRequest(key, scope: entry.objectScopeName)
+        } else {
+            entry.resolutionCount &+= 1
+        }
+        return try state.withCall { () throws(DIError) in
+            try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+        }
     }
 
     /// Creates a new instance of the registration of `serviceType` under `name` (no runtime arguments),

@@ -43,6 +43,7 @@ public struct GraphIdentifier: Hashable, Identifiable, Sendable {
 /// The instances of one graph, kept after its top-level resolve returned for the `Lazy` values and
 /// graph identifiers that may resolve in it again: strongly while such a resolve is in flight,
 /// weakly otherwise, so a remembered graph never keeps its objects alive.
+@usableFromInline
 final class GraphRecord: @unchecked Sendable {
     // @unchecked: read and written only by the engine while it resolves; a synchronized view
     // serializes those resolves, and an unsynchronized container is used from one thread at a time.

@@ -117,6 +117,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
 }
 
 /// How a registration keeps its instances; `custom` defers to an ``InstanceStorage``.
+@usableFromInline
 enum ScopeKind: UInt8, Sendable {
     case transient
     case graph

@@ -14,13 +14,14 @@ extension Resolver {
     ///   - name: The registration name, or `nil` for the unnamed registration.
     ///   - arg1: The argument; its static type must be the registered one exactly.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
         argument arg1: @autoclosure () -> Arg1
     ) -> Service? {
         let arguments = arg1()
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes one
@@ -31,12 +32,13 @@ extension Resolver {
     ///   - name: The registration name, or `nil` for the unnamed registration.
     ///   - arg1: The argument; its static type must be the registered one exactly.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
         argument arg1: @autoclosure () -> Arg1
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: arg1())
+        try resolveFast(self, serviceType, name: name, arguments: arg1())
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes one
@@ -47,13 +49,14 @@ extension Resolver {
     ///   - name: The registration name, or `nil` for the unnamed registration.
     ///   - arg1: The argument; its static type must be the registered one exactly.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
         argument arg1: @autoclosure () -> Arg1
     ) -> Result<Service, DIError> {
         let arguments = arg1()
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes two
@@ -65,6 +68,7 @@ extension Resolver {
     ///   - arg1: The first argument.
     ///   - arg2: The second argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -72,7 +76,7 @@ extension Resolver {
         _ arg2: @autoclosure () -> Arg2
     ) -> Service? {
         let arguments = (arg1(), arg2())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes two
@@ -84,13 +88,14 @@ extension Resolver {
     ///   - arg1: The first argument.
     ///   - arg2: The second argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
         arguments arg1: @autoclosure () -> Arg1,
         _ arg2: @autoclosure () -> Arg2
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes two
@@ -102,6 +107,7 @@ extension Resolver {
     ///   - arg1: The first argument.
     ///   - arg2: The second argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -109,7 +115,7 @@ extension Resolver {
         _ arg2: @autoclosure () -> Arg2
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes three
@@ -122,6 +128,7 @@ extension Resolver {
     ///   - arg2: The second argument.
     ///   - arg3: The third argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -130,7 +137,7 @@ extension Resolver {
         _ arg3: @autoclosure () -> Arg3
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes three
@@ -143,6 +150,7 @@ extension Resolver {
     ///   - arg2: The second argument.
     ///   - arg3: The third argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -150,7 +158,7 @@ extension Resolver {
         _ arg2: @autoclosure () -> Arg2,
         _ arg3: @autoclosure () -> Arg3
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes three
@@ -163,6 +171,7 @@ extension Resolver {
     ///   - arg2: The second argument.
     ///   - arg3: The third argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -171,7 +180,7 @@ extension Resolver {
         _ arg3: @autoclosure () -> Arg3
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes four
@@ -185,6 +194,7 @@ extension Resolver {
     ///   - arg3: The third argument.
     ///   - arg4: The fourth argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -194,7 +204,7 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes four
@@ -208,6 +218,7 @@ extension Resolver {
     ///   - arg3: The third argument.
     ///   - arg4: The fourth argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3, Arg4>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -216,7 +227,7 @@ extension Resolver {
         _ arg3: @autoclosure () -> Arg3,
         _ arg4: @autoclosure () -> Arg4
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes four
@@ -230,6 +241,7 @@ extension Resolver {
     ///   - arg3: The third argument.
     ///   - arg4: The fourth argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3, Arg4>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -239,7 +251,7 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes five
@@ -254,6 +266,7 @@ extension Resolver {
     ///   - arg4: The fourth argument.
     ///   - arg5: The fifth argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -264,7 +277,7 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes five
@@ -279,6 +292,7 @@ extension Resolver {
     ///   - arg4: The fourth argument.
     ///   - arg5: The fifth argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -288,7 +302,7 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4,
         _ arg5: @autoclosure () -> Arg5
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes five
@@ -303,6 +317,7 @@ extension Resolver {
     ///   - arg4: The fourth argument.
     ///   - arg5: The fifth argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -313,7 +328,7 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes six
@@ -329,6 +344,7 @@ extension Resolver {
     ///   - arg5: The fifth argument.
     ///   - arg6: The sixth argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -340,7 +356,7 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes six
@@ -356,6 +372,7 @@ extension Resolver {
     ///   - arg5: The fifth argument.
     ///   - arg6: The sixth argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -366,7 +383,7 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5,
         _ arg6: @autoclosure () -> Arg6
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes six
@@ -382,6 +399,7 @@ extension Resolver {
     ///   - arg5: The fifth argument.
     ///   - arg6: The sixth argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -393,7 +411,7 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes seven
@@ -410,6 +428,7 @@ extension Resolver {
     ///   - arg6: The sixth argument.
     ///   - arg7: The seventh argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -422,7 +441,7 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes seven
@@ -439,6 +458,7 @@ extension Resolver {
     ///   - arg6: The sixth argument.
     ///   - arg7: The seventh argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -450,7 +470,7 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6,
         _ arg7: @autoclosure () -> Arg7
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes seven
@@ -467,6 +487,7 @@ extension Resolver {
     ///   - arg6: The sixth argument.
     ///   - arg7: The seventh argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -479,7 +500,7 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes eight
@@ -497,6 +518,7 @@ extension Resolver {
     ///   - arg7: The seventh argument.
     ///   - arg8: The eighth argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -510,7 +532,7 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes eight
@@ -528,6 +550,7 @@ extension Resolver {
     ///   - arg7: The seventh argument.
     ///   - arg8: The eighth argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -540,7 +563,7 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7,
         _ arg8: @autoclosure () -> Arg8
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes eight
@@ -558,6 +581,7 @@ extension Resolver {
     ///   - arg7: The seventh argument.
     ///   - arg8: The eighth argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -571,7 +595,7 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes nine
@@ -590,6 +614,7 @@ extension Resolver {
     ///   - arg8: The eighth argument.
     ///   - arg9: The ninth argument.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -604,7 +629,7 @@ extension Resolver {
         _ arg9: @autoclosure () -> Arg9
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9())
-        return resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveOptional(self, serviceType, name: name, arguments: arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes nine
@@ -623,6 +648,7 @@ extension Resolver {
     ///   - arg8: The eighth argument.
     ///   - arg9: The ninth argument.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable @inline(__always)
     public func resolveThrows<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -636,7 +662,7 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8,
         _ arg9: @autoclosure () -> Arg9
     ) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9()))
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes nine
@@ -655,6 +681,7 @@ extension Resolver {
     ///   - arg8: The eighth argument.
     ///   - arg9: The ninth argument.
     /// - Returns: The instance, or the ``DIError`` that says what failed.
+    @inlinable @inline(__always)
     public func resolveResult<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -669,6 +696,6 @@ extension Resolver {
         _ arg9: @autoclosure () -> Arg9
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9())
-        return resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: arguments) }
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
     }
 }

@@ -33,6 +33,100 @@ public protocol Resolver {
         name: String?,
         arguments: Arguments
     ) throws(DIError) -> Service
+
+    /// Serves a resolve whose types are erased, if this resolver can; an implementation detail of
+    /// Keystone's own resolvers.
+    ///
+    /// The `resolve` overloads try this first: it lets a resolve made through `any Resolver`, as in a
+    /// factory, run code compiled for the concrete service type. The default returns `false`, and the
+    /// overloads then call ``resolveService(_:name:arguments:)``. There is no need to implement it.
+    func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool
+}
+
+extension Resolver {
+    /// Returns `false`: this resolver serves every resolve through ``resolveService(_:name:arguments:)``.
+    public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
+        false
+    }
+}
+
+// The overloads are forced inline and hand `self` on as `any Resolver` to the functions below, which
+// are generic only over the service and argument types. Those are concrete at the call site even when
+// the resolver is an `any Resolver` (as in every factory), so the functions specialize: a generic
+// function over `Self` would run unspecialized for an opened existential.
+
+/// Resolves through ``Resolver/_resolve(_:)`` if `resolver` serves the request, else through
+/// ``Resolver/resolveService(_:name:arguments:)``.
+@inlinable
+func resolveFast<Service, Arguments>(
+    _ resolver: any Resolver,
+    _ serviceType: Service.Type,
+    name: String?,
+    arguments: Arguments
+) throws(DIError) -> Service {
+    var result: Service?
+    let served = try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) -> Bool in
+        try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
+            try resolver._resolve(
+                _ResolutionRequest(
+                    key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self),
+                    arguments: UnsafeRawPointer(arguments),
+                    result: UnsafeMutableRawPointer(result)
+                )
+            )
+        }
+    }
+    if served, let result {
+        return result
+    }
+    return try resolver.resolveService(serviceType, name: name, arguments: arguments)
+}
+
+/// A resolve in the `Optional`-returning style: a failure becomes `nil` and is logged (see
+/// ``Container/logHandler``).
+@inlinable
+func resolveOptional<Service, Arguments>(
+    _ resolver: any Resolver,
+    _ serviceType: Service.Type,
+    name: String?,
+    arguments: Arguments
+) -> Service? {
+    do {
+        return try resolveFast(resolver, serviceType, name: name, arguments: arguments)
+    } catch {
+        Log.failure(error)
+        return nil
+    }
+}
+
+/// A resolve in the `Result`-returning style.
+@inlinable
+func resolveAsResult<Service, Arguments>(
+    _ resolver: any Resolver,
+    _ serviceType: Service.Type,
+    name: String?,
+    arguments: Arguments
+) -> Result<Service, DIError> {
+    do {
+        return .success(try resolveFast(resolver, serviceType, name: name, arguments: arguments))
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// A resolve with its types erased: the key, a pointer to the arguments, and a pointer to an
+/// `Optional` of the service type for the result. An implementation detail of ``Resolver/_resolve(_:)``.
+public struct _ResolutionRequest {
+    @usableFromInline let key: ServiceKey
+    @usableFromInline let arguments: UnsafeRawPointer
+    @usableFromInline let result: UnsafeMutableRawPointer
+
+    @inlinable
+    init(key: ServiceKey, arguments: UnsafeRawPointer, result: UnsafeMutableRawPointer) {
+        self.key = key
+        self.arguments = arguments
+        self.result = result
+    }
 }
 
 extension Resolver {
@@ -47,8 +141,9 @@ extension Resolver {
     ///   - name: The registration name, or `nil` for the unnamed registration.
     /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed
     ///   (``resolveThrows(_:name:)`` says why).
+    @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String? = nil) -> Service? {
-        resolveOptional { () throws(DIError) in try resolveService(serviceType, name: name, arguments: ()) }
+        resolveOptional(self, serviceType, name: name, arguments: ())
     }
 
     /// Resolves the registration of `serviceType` under `name`, or throws why it cannot.
@@ -60,8 +155,9 @@ extension Resolver {
     /// - Throws: ``DIError/notRegistered(key:path:candidates:)`` with the near misses,
     ///   ``DIError/circularDependency(path:)`` with the cycle, or
     ///   ``DIError/factoryFailed(key:path:underlying:)`` when a factory threw.
+    @inlinable @inline(__always)
     public func resolveThrows<Service>(_ serviceType: Service.Type, name: String? = nil) throws(DIError) -> Service {
-        try resolveService(serviceType, name: name, arguments: ())
+        try resolveFast(self, serviceType, name: name, arguments: ())
     }
 
     /// Resolves the registration of `serviceType` under `name`, as a `Result`.
@@ -72,27 +168,8 @@ extension Resolver {
     /// case .failure(let error): print(error)
     /// }
     /// ```
+    @inlinable @inline(__always)
     public func resolveResult<Service>(_ serviceType: Service.Type, name: String? = nil) -> Result<Service, DIError> {
-        resolveAsResult { () throws(DIError) in try resolveService(serviceType, name: name, arguments: ()) }
-    }
-
-    /// Runs a resolve for the `Optional`-returning style: a failure becomes `nil` and is logged
-    /// (see ``Container/logHandler``).
-    func resolveOptional<Service>(_ body: () throws(DIError) -> Service) -> Service? {
-        do {
-            return try body()
-        } catch {
-            Log.failure(error)
-            return nil
-        }
-    }
-
-    /// Runs a resolve for the `Result`-returning style.
-    func resolveAsResult<Service>(_ body: () throws(DIError) -> Service) -> Result<Service, DIError> {
-        do {
-            return .success(try body())
-        } catch {
-            return .failure(error)
-        }
+        resolveAsResult(self, serviceType, name: name, arguments: ())
     }
 }

@@ -15,7 +15,7 @@ extension ServiceEntry {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func implements<T>(_ type: T.Type, name: String? = nil) -> ServiceEntry<Service> {
-        container?.forward(type, name: name, to: self)
+        owner?.container?.forward(type, name: name, to: self)
         return self
     }
 

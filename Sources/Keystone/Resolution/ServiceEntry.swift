@@ -17,43 +17,56 @@ public import Foundation
 /// > Warning: Configure an entry right after registering it, before the container is resolved from
 /// > other threads: an entry is not itself synchronized.
 public final class ServiceEntry<Service> {
+    // Field order matters: every field of a size that does not depend on `Service` comes first, so that
+    // even code that is not specialized for `Service` reaches them, and `instance`, at constant offsets,
+    // without looking up the class's generic metadata.
+
+    /// How many resolves reached this entry: counted on every path, including cached ones.
+    ///
+    /// The fields the resolve path reads and writes skip dynamic exclusivity checks: the engine never
+    /// overlaps two accesses to one of them (a resolve reads or writes each in a single statement).
+    @exclusivity(unchecked) @usableFromInline var resolutionCount = 0
+    @exclusivity(unchecked) @usableFromInline var kind: ScopeKind
+    /// Whether a `.container`-kind scope keeps value-type instances (see `ObjectScope.sharesValues`).
+    @exclusivity(unchecked) @usableFromInline var sharesValues: Bool
+    @exclusivity(unchecked) @usableFromInline var graphEpoch: UInt64 = 0
+    /// How many resolutions of this entry are creating an instance right now (cycle detection); kept by
+    /// the generic resolve path around each frame it pushes.
+    @exclusivity(unchecked) @usableFromInline var activeFrames = 0
+
+    /// Resolves this entry, given as `AnyObject`, for code that does not know `Service`: see
+    /// ``ErasedResolve``.
+    @usableFromInline let resolveErased: ErasedResolve
+    @usableFromInline let plainFactory: ((any Resolver) throws -> Service)?
+    @usableFromInline let argumentFactory: AnyObject?
+    @exclusivity(unchecked) @usableFromInline var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+
     /// The key the entry is registered under.
     public let key: ServiceKey
     /// When the entry was registered.
     public let registeredAt: Date
-    weak var container: Container?
-
-    private let plainFactory: ((any Resolver) throws -> Service)?
-    private let argumentFactory: AnyObject?
-
+    /// The container the entry was registered in, while it exists (for `implements`).
+    var owner: ContainerToken?
     /// The scope that decides how long a resolved instance is shared.
     public private(set) var objectScope: any ObjectScopeProtocol
-    var kind: ScopeKind
-    /// Whether a `.container`-kind scope keeps value-type instances (see `ObjectScope.sharesValues`).
-    var sharesValues: Bool
     private var storage: (any InstanceStorage)?
-
-    /// The `.container`-scoped instance.
-    var instance: Service?
     /// The `.weak`-scoped instance, when it is an object.
     weak var weakObject: AnyObject?
+
+    /// The `.container`-scoped instance.
+    @exclusivity(unchecked) @usableFromInline var instance: Service?
     /// The instance of the graph whose serial number is `graphEpoch`.
-    var graphInstance: Service?
-    var graphEpoch: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var graphInstance: Service?
 
-    private(set) var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
-
-    /// How many resolves reached this entry: counted on every path, including cached ones.
-    var resolutionCount = 0
-    /// How many resolutions of this entry are creating an instance right now (cycle detection).
-    var activeFrames = 0
-
+    @usableFromInline
     init(
         key: ServiceKey,
         scope: any ObjectScopeProtocol,
         plainFactory: ((any Resolver) throws -> Service)?,
-        argumentFactory: AnyObject?
+        argumentFactory: AnyObject?,
+        resolveErased: @escaping ErasedResolve
     ) {
+        self.resolveErased = resolveErased
         self.key = key
         self.registeredAt = Date()
         self.objectScope = scope
@@ -108,7 +121,24 @@ public final class ServiceEntry<Service> {
         return self
     }
 
+    /// The type-erased resolve of an entry of this type whose factory takes `Arguments`.
+    ///
+    /// It is made where the entry is registered: `register` is `@inlinable`, so in the app's module the
+    /// closure is compiled for the concrete service and argument types. Code that does not know them, such
+    /// as a nested `resolver.resolve(...)` made through `any Resolver`, resolves through it and never runs
+    /// the resolve path unspecialized.
+    @inlinable
+    static func erasedResolve<Arguments>(taking _: Arguments.Type) -> ErasedResolve {
+        { (object: AnyObject, container: Container, key: ServiceKey, arguments: UnsafeRawPointer, resolver: any Resolver, result: UnsafeMutableRawPointer) throws(DIError) in
+            let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
+            let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
+            let instance = try container.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+            result.assumingMemoryBound(to: Service?.self).pointee = instance
+        }
+    }
+
     /// Runs the factory.
+    @inlinable
     func make<Arguments>(_ resolver: any Resolver, _ arguments: Arguments) throws -> Service {
         if let plainFactory {
             return try plainFactory(resolver)
@@ -129,23 +159,38 @@ public final class ServiceEntry<Service> {
     }
 }
 
+/// Resolves an entry for code that knows neither its service type nor its argument types: `entry` is
+/// the `ServiceEntry`, `key` the key it was found under, `arguments` points to the arguments and `result`
+/// to an `Optional` of the service type, which it sets.
+@usableFromInline
+typealias ErasedResolve = (
+    _ entry: AnyObject,
+    _ container: Container,
+    _ key: ServiceKey,
+    _ arguments: UnsafeRawPointer,
+    _ resolver: any Resolver,
+    _ result: UnsafeMutableRawPointer
+) throws(DIError) -> Void
+
 /// A factory that takes runtime arguments, boxed so that an entry can hold it without knowing the
 /// argument types and get it back without a dynamic cast.
+@usableFromInline
 final class ArgumentFactory<Service, Arguments> {
-    let body: (any Resolver, Arguments) throws -> Service
+    @usableFromInline let body: (any Resolver, Arguments) throws -> Service
 
+    @usableFromInline
     init(_ body: @escaping (any Resolver, Arguments) throws -> Service) {
         self.body = body
     }
 }
 
 /// What the engine needs of an entry without knowing its service type.
+@usableFromInline
 protocol AnyServiceEntry: AnyObject {
     var key: ServiceKey { get }
     var objectScope: any ObjectScopeProtocol { get }
     var registeredAt: Date { get }
     var resolutionCount: Int { get set }
-    var activeFrames: Int { get set }
     var initCompletedCount: Int { get }
     /// Whether an instance is held now (a `.graph` instance counts only while its graph is resolved).
     var holdsInstance: Bool { get }
@@ -157,6 +202,8 @@ protocol AnyServiceEntry: AnyObject {
     func completeGraph(remembering record: GraphRecord?)
     /// The line a container's description prints for this entry registered (or forwarded) under `key`.
     func describe(as key: ServiceKey) -> String
+    /// The entry's type-erased resolve.
+    var resolveErased: ErasedResolve { get }
     /// The scope's name, for reports and graphs.
     var objectScopeName: String { get }
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
@@ -171,10 +218,12 @@ protocol AnyServiceEntry: AnyObject {
 }
 
 extension ServiceEntry: AnyServiceEntry {
+    @usableFromInline
     var initCompletedCount: Int {
         initCompletedActions.count
     }
 
+    @usableFromInline
     var holdsInstance: Bool {
         switch kind {
         case .transient: false
@@ -185,10 +234,12 @@ extension ServiceEntry: AnyServiceEntry {
         }
     }
 
+    @usableFromInline
     var reusesInstanceInGraph: Bool {
         kind != .transient
     }
 
+    @usableFromInline
     func discardInstance() {
         instance = nil
         weakObject = nil
@@ -198,6 +249,7 @@ extension ServiceEntry: AnyServiceEntry {
         }
     }
 
+    @usableFromInline
     func completeGraph(remembering record: GraphRecord?) {
         if let graphInstance {
             record?.remember(graphInstance, for: ObjectIdentifier(self))
@@ -208,6 +260,7 @@ extension ServiceEntry: AnyServiceEntry {
         }
     }
 
+    @usableFromInline
     func resolveForwarded<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
@@ -217,10 +270,12 @@ extension ServiceEntry: AnyServiceEntry {
         try state.resolve(self, as: key, arguments: arguments, resolver: resolver)
     }
 
+    @usableFromInline
     var objectScopeName: String {
         String(describing: objectScope)
     }
 
+    @usableFromInline
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError) {
         let state = container.hierarchy.state
         state.noteRequest(key, scope: objectScopeName)
@@ -231,6 +286,7 @@ extension ServiceEntry: AnyServiceEntry {
 
     /// `{ Service: Animal, Name: "cat", Factory: (Resolver, String) -> Animal, ObjectScope: graph }`,
     /// the line a container's description prints for the entry registered under `key`.
+    @usableFromInline
     func describe(as key: ServiceKey) -> String {
         var text = "Service: \(key.serviceType)"
         if let name = key.name {

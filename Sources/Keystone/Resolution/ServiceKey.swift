@@ -28,6 +28,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     ///   - name: The registration name, or `nil`.
     ///   - argumentsType: `Void.self` for a factory without runtime arguments, the argument's type for
     ///     one argument, or the tuple of the argument types for several.
+    @inlinable
     public init(serviceType: Any.Type, name: String? = nil, argumentsType: Any.Type = Void.self) {
         self.serviceType = serviceType
         self.name = name

@@ -21,13 +21,22 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
     // synchronized view, `Lazy` and `Provider` of the hierarchy takes, as do registration and reset.
 
     /// The container this view resolves from.
-    let container: Container
+    @usableFromInline let container: Container
 
     init(_ container: Container) {
         self.container = container
     }
 
+    /// Serves a resolve with erased types under the hierarchy's lock, handing this view to the
+    /// factories it calls.
+    public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
+        try container.hierarchy.withLock { () throws(DIError) in
+            try container.resolveErased(request, resolver: self)
+        }
+    }
+
     /// Resolves under the hierarchy's lock, handing this view to the factories it calls.
+    @inlinable
     public func resolveService<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
