@@ -32,7 +32,8 @@ public final class Container {
     /// This container's own registrations. The resolve path only reads it; every change happens under
     /// the hierarchy's lock.
     @usableFromInline let table = RegistrationTable()
-    private var behaviors: [any Behavior] = []
+    /// Changed and read under the hierarchy's lock only: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var behaviors: [any Behavior] = []
     /// What entries hold to reach this container: a weak reference would give the container a side
     /// table, and every retain and release of it would then take the slow path.
     private let token = ContainerToken()
@@ -129,20 +130,42 @@ public final class Container {
         )
     }
 
-    @usableFromInline
+    /// Adds `entry` to the table; inlined, so that the entry's conformance to `AnyServiceEntry` is known
+    /// at compile time.
+    @inlinable
     func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        entry.owner = token
-        withHierarchyLock {
-            if let replaced = table.insert(Slot(key: entry.key, entry: entry, isForwarded: false)),
-                !replaced.isForwarded
-            {
-                replaced.entry.discardInstance()
-            }
-        }
-        for behavior in withHierarchyLock({ behaviors }) {
-            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: entry.key.name)
+        let behaviors = insert(Slot(key: entry.key, entry: entry, isForwarded: false))
+        if !behaviors.isEmpty {
+            notify(behaviors, of: Service.self, registeredTo: entry, name: entry.key.name)
         }
         return entry
+    }
+
+    /// Inserts `slot` under the lock, discarding the instance of the registration it replaces, and
+    /// returns the behaviors to tell.
+    @usableFromInline
+    func insert(_ slot: Slot) -> [any Behavior] {
+        withHierarchyLock {
+            if !slot.isForwarded {
+                slot.entry.owner = token
+            }
+            if let replaced = table.insert(slot), !replaced.isForwarded, replaced.entry !== slot.entry {
+                replaced.entry.discardInstance()
+            }
+            return behaviors
+        }
+    }
+
+    @usableFromInline
+    func notify<Type, Service>(
+        _ behaviors: [any Behavior],
+        of type: Type.Type,
+        registeredTo entry: ServiceEntry<Service>,
+        name: String?
+    ) {
+        for behavior in behaviors {
+            behavior.container(self, didRegisterType: type, toService: entry, withName: name)
+        }
     }
 
     /// Makes `type` resolve through `service`: the same factory, scope, instances and
@@ -166,16 +189,7 @@ public final class Container {
         to service: ServiceEntry<Service>
     ) {
         let key = ServiceKey(serviceType: Forwarded.self, name: name, argumentsType: service.key.argumentsType)
-        withHierarchyLock {
-            if let replaced = table.insert(Slot(key: key, entry: service, isForwarded: true)),
-                !replaced.isForwarded, replaced.entry !== service
-            {
-                replaced.entry.discardInstance()
-            }
-        }
-        for behavior in withHierarchyLock({ behaviors }) {
-            behavior.container(self, didRegisterType: Forwarded.self, toService: service, withName: name)
-        }
+        notify(insert(Slot(key: key, entry: service, isForwarded: true)), of: Forwarded.self, registeredTo: service, name: name)
     }
 
     /// Adds a behavior, told about every registration made from now on.
@@ -291,9 +305,10 @@ public final class Container {
     }
 
     /// Runs `body` under the hierarchy's lock, so that registering and resetting never race with the
-    /// resolves of a synchronized view.
+    /// resolves of a synchronized view. Until the hierarchy has a synchronized view, nothing can resolve
+    /// concurrently, and the lock is skipped.
     func withHierarchyLock<Result>(_ body: () -> Result) -> Result {
-        hierarchy.withLock(body)
+        hierarchy.isShared ? hierarchy.withLock(body) : body()
     }
 }
 

@@ -133,8 +133,8 @@ extension RegistryModule {
     /// }
     /// ```
     ///
-    /// > Warning: Only `@Inject` defers; ``Registry/resolve(_:)`` and `@OptionalInject` of a lazy
-    /// > service realize it at once, since the call is its first use.
+    /// > Warning: Only the property wrappers (`@Inject`, `@OptionalInject`) defer to the first read;
+    /// > ``Registry/resolve(_:)`` of a lazy service realizes it at once, since the call is its first use.
     ///
     /// - Parameters:
     ///   - type: The type to inject the service as; inferred from the factory if left out.

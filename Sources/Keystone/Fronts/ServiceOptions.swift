@@ -18,8 +18,8 @@ public struct ServiceOptions {
     /// register { Analytics() }.lifecycle(.lazy)
     /// ```
     ///
-    /// > Warning: `.lazy` defers only `@Inject` properties. ``Registry/resolve(_:)``, `@OptionalInject`
-    /// > and ``DependencyRegistry`` realize the service when they are called.
+    /// > Warning: `.lazy` defers only the property wrappers (`@Inject`, `@OptionalInject`) to their first
+    /// > read. ``Registry/resolve(_:)`` and ``DependencyRegistry`` realize the service when they are called.
     public enum Lifecycle: Sendable, Hashable {
         /// Realized when an `@Inject` property of it is initialized, or ``Registry/resolve(_:)`` asks: the default.
         case injection

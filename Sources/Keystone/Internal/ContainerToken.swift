@@ -4,6 +4,7 @@
 /// the container has no side table and stays cheap to retain on the resolve path. The container clears
 /// the token when it is deinitialized; entries use it only to register (`implements`), which happens on
 /// one thread before the container is shared.
+@usableFromInline
 final class ContainerToken {
     unowned(unsafe) var container: Container?
 }

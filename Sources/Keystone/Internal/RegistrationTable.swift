@@ -18,9 +18,9 @@ struct Slot {
 ///
 /// The first level is an open-addressing table keyed by the service type's metadata pointer, hashed by
 /// multiplication rather than `Hasher`: finding a service type costs a multiply, a load and a compare.
-/// Each service type leads to a bucket of its registrations: usually one, told apart from the key by
-/// comparing two words; several (names, argument types) live in a dictionary. A miss on a known service
-/// type therefore has the near misses of a "did you mean" list at hand.
+/// Each service type leads to a bucket of its registrations, changed in place: usually one; a few are
+/// searched in order; many are indexed by name and argument types. A miss on a known service type
+/// therefore has the near misses of a "did you mean" list at hand.
 ///
 /// The resolve path reads two plain buffers (service types, and a "hot" copy of each type's single
 /// registration) through pointers: no reference counting, no bounds or uniqueness checks. The buckets,
@@ -30,24 +30,143 @@ struct Slot {
 /// The table is changed only under the hierarchy's lock, never while a resolve reads it.
 @usableFromInline
 final class RegistrationTable {
-    /// The registrations of one service type.
+    /// The registrations of one service type, changed in place. A few are searched in order; many have
+    /// an index by name and argument types.
     @usableFromInline
-    enum Bucket {
-        case empty
-        case one(Slot)
-        case many([Variant: Slot])
+    final class Bucket {
+        /// Past this many registrations, a bucket keeps an index instead of being searched in order.
+        static let indexThreshold = 8
+
+        // Changed only under the hierarchy's lock, in single statements: no dynamic exclusivity checks.
+        @exclusivity(unchecked) private(set) var slots: [Slot] = []
+        @exclusivity(unchecked) private var index: NameIndex?
+
+        init() {}
+
+        var isEmpty: Bool { slots.isEmpty }
+
+        /// The position in `slots` of the registration under `key`.
+        func position(of key: ServiceKey) -> Int? {
+            if let index {
+                return index.position(of: key, hash: NameIndex.hash(of: key.name), in: slots)
+            }
+            return slots.firstIndex { $0.key.argumentsType == key.argumentsType && $0.key.name == key.name }
+        }
+
+        /// Adds `slot`, or replaces the registration under its key; returns the one replaced.
+        func insert(_ slot: Slot) -> Slot? {
+            if index != nil {
+                // Hash the name once, to look for it and to add it.
+                let hash = NameIndex.hash(of: slot.key.name)
+                if let position = index!.position(of: slot.key, hash: hash, in: slots) {
+                    return replace(at: position, with: slot)
+                }
+                slots.append(slot)
+                index!.add(slots.count - 1, hash: hash)
+                return nil
+            }
+            if let position = position(of: slot.key) {
+                return replace(at: position, with: slot)
+            }
+            slots.append(slot)
+            if slots.count > Self.indexThreshold {
+                rebuildIndex()
+            }
+            return nil
+        }
+
+        private func replace(at position: Int, with slot: Slot) -> Slot {
+            let previous = slots[position]
+            slots[position] = slot
+            return previous
+        }
+
+        /// Removes the slot at `position`.
+        func remove(at position: Int) -> Slot {
+            let removed = slots.remove(at: position)
+            if index != nil {
+                rebuildIndex()
+            }
+            return removed
+        }
+
+        private func rebuildIndex() {
+            guard slots.count > Self.indexThreshold else {
+                index = nil
+                return
+            }
+            var built = NameIndex(capacity: slots.count * 2)
+            for (position, slot) in slots.enumerated() {
+                built.add(position, hash: NameIndex.hash(of: slot.key.name))
+            }
+            index = built
+        }
     }
 
-    /// What tells apart the registrations of one service type.
-    @usableFromInline
-    struct Variant: Hashable {
-        @usableFromInline let argumentsType: ObjectIdentifier
-        @usableFromInline let name: String?
+    /// An open-addressing index from a registration's name to its position in a bucket. It keeps each
+    /// name's hash, so growing never hashes a name again, and compares a name only when hashes match.
+    struct NameIndex {
+        private var hashes: [Int]
+        /// Positions in the bucket, plus one; 0 marks a free place.
+        private var positions: [Int32]
+        private var count = 0
 
-        @inlinable
-        init(_ key: ServiceKey) {
-            argumentsType = ObjectIdentifier(key.argumentsType)
-            name = key.name
+        init(capacity: Int) {
+            var size = 16
+            while size < capacity * 2 {
+                size *= 2
+            }
+            hashes = Array(repeating: 0, count: size)
+            positions = Array(repeating: 0, count: size)
+        }
+
+        static func hash(of name: String?) -> Int {
+            name?.hashValue ?? 0
+        }
+
+        func position(of key: ServiceKey, hash: Int, in slots: [Slot]) -> Int? {
+            let mask = positions.count &- 1
+            var place = hash & mask
+            while positions[place] != 0 {
+                if hashes[place] == hash {
+                    let position = Int(positions[place]) &- 1
+                    let candidate = slots[position].key
+                    if candidate.name == key.name, candidate.argumentsType == key.argumentsType {
+                        return position
+                    }
+                }
+                place = (place &+ 1) & mask
+            }
+            return nil
+        }
+
+        mutating func add(_ position: Int, hash: Int) {
+            if (count + 1) * 2 > positions.count {
+                grow()
+            }
+            insert(hash, Int32(position + 1))
+        }
+
+        private mutating func insert(_ hash: Int, _ position: Int32) {
+            let mask = positions.count &- 1
+            var place = hash & mask
+            while positions[place] != 0 {
+                place = (place &+ 1) & mask
+            }
+            hashes[place] = hash
+            positions[place] = position
+            count += 1
+        }
+
+        private mutating func grow() {
+            let oldHashes = hashes
+            let oldPositions = positions
+            hashes = Array(repeating: 0, count: oldPositions.count * 2)
+            positions = Array(repeating: 0, count: oldPositions.count * 2)
+            count = 0
+            for place in oldPositions.indices where oldPositions[place] != 0 {
+                insert(oldHashes[place], oldPositions[place])
+            }
         }
     }
 
@@ -74,8 +193,10 @@ final class RegistrationTable {
 
         init() {}
 
-        init(_ bucket: Bucket) {
-            guard case .one(let slot) = bucket, !slot.isForwarded else { return }
+        init(_ bucket: Bucket?) {
+            guard let bucket, bucket.slots.count == 1, let slot = bucket.slots.first, !slot.isForwarded else {
+                return
+            }
             argumentsBits = RegistrationTable.bits(of: slot.key.argumentsType)
             name = slot.key.name
             entry = Unmanaged.passUnretained(slot.entry as AnyObject)
@@ -104,7 +225,7 @@ final class RegistrationTable {
     /// The single registration at each position, if there is exactly one.
     @exclusivity(unchecked) @usableFromInline private(set) var hot: UnsafeMutablePointer<HotSlot>
     /// The registrations at each position; they own the entries.
-    @exclusivity(unchecked) private var buckets: [Bucket]
+    @exclusivity(unchecked) private var buckets: [Bucket?]
     /// Positions in use (service types seen, including those whose bucket was emptied since).
     @exclusivity(unchecked) private var occupied = 0
     /// The number of registrations.
@@ -116,7 +237,7 @@ final class RegistrationTable {
         types.initialize(repeating: 0, count: capacity)
         hot = .allocate(capacity: capacity)
         hot.initialize(repeating: HotSlot(), count: capacity)
-        buckets = Array(repeating: .empty, count: capacity)
+        buckets = Array(repeating: nil, count: capacity)
     }
 
     deinit {
@@ -187,90 +308,55 @@ final class RegistrationTable {
 
     /// The slot registered under `key`, whose service type is at `index`.
     private func slot(at index: Int, for key: ServiceKey) -> Slot? {
-        switch buckets[index] {
-        case .empty:
-            return nil
-        case .one(let slot):
-            return slot.key.argumentsType == key.argumentsType && slot.key.name == key.name ? slot : nil
-        case .many(let variants):
-            return variants[Variant(key)]
-        }
+        guard let bucket = buckets[index], let position = bucket.position(of: key) else { return nil }
+        return bucket.slots[position]
     }
 
     /// The keys registered for `serviceType`, under any name and argument types.
     func keys(of serviceType: Any.Type) -> [ServiceKey] {
-        guard let index = index(of: serviceType) else { return [] }
-        switch buckets[index] {
-        case .empty: return []
-        case .one(let slot): return [slot.key]
-        case .many(let variants): return variants.values.map(\.key)
-        }
+        guard let index = index(of: serviceType), let bucket = buckets[index] else { return [] }
+        return bucket.slots.map(\.key)
     }
 
     /// Registers `slot` under its key and returns the slot it replaced, if any.
     @discardableResult
     func insert(_ slot: Slot) -> Slot? {
-        let key = slot.key
-        let index = self.index(of: key.serviceType) ?? claimPosition(for: key.serviceType)
-        // Take the bucket out while changing it, so that its dictionary is not copied.
-        var bucket = buckets[index]
-        buckets[index] = .empty
-        defer { setBucket(bucket, at: index) }
-        switch bucket {
-        case .empty:
-            bucket = .one(slot)
-        case .one(let previous):
-            if previous.key == key {
-                bucket = .one(slot)
-                return previous
-            }
-            bucket = .many([Variant(previous.key): previous, Variant(key): slot])
-        case .many(var variants):
-            bucket = .empty
-            let previous = variants.updateValue(slot, forKey: Variant(key))
-            bucket = .many(variants)
-            if previous != nil {
-                return previous
-            }
+        let index = self.index(of: slot.key.serviceType) ?? claimPosition(for: slot.key.serviceType)
+        let bucket: Bucket
+        if let existing = buckets[index] {
+            bucket = existing
+        } else {
+            bucket = Bucket()
+            buckets[index] = bucket
         }
-        count += 1
-        return nil
+        let replaced = bucket.insert(slot)
+        if replaced == nil {
+            count += 1
+        }
+        hot[index] = HotSlot(bucket)
+        return replaced
     }
 
     /// Removes the registration under `key` if `shouldRemove` accepts its slot; returns the removed slot.
     @discardableResult
     func remove(_ key: ServiceKey, if shouldRemove: (Slot) -> Bool = { _ in true }) -> Slot? {
-        guard let index = index(of: key.serviceType) else { return nil }
-        var bucket = buckets[index]
-        buckets[index] = .empty
-        defer { setBucket(bucket, at: index) }
-        switch bucket {
-        case .empty:
-            return nil
-        case .one(let slot):
-            guard slot.key == key, shouldRemove(slot) else { return nil }
-            bucket = .empty
-            count -= 1
-            return slot
-        case .many(var variants):
-            let variant = Variant(key)
-            guard let slot = variants[variant], shouldRemove(slot) else { return nil }
-            bucket = .empty
-            variants[variant] = nil
-            if variants.count == 1, let kept = variants.first?.value {
-                bucket = .one(kept)
-            } else {
-                bucket = .many(variants)
-            }
-            count -= 1
-            return slot
+        guard let index = index(of: key.serviceType), let bucket = buckets[index],
+            let position = bucket.position(of: key), shouldRemove(bucket.slots[position])
+        else { return nil }
+        let removed = bucket.remove(at: position)
+        if bucket.isEmpty {
+            buckets[index] = nil
         }
+        hot[index] = HotSlot(buckets[index])
+        count -= 1
+        return removed
     }
 
     /// Removes every registration.
     func removeAll() {
-        for index in 0..<capacity where types[index] != 0 {
-            setBucket(.empty, at: index)
+        for index in 0..<capacity where buckets[index] != nil {
+            buckets[index] = nil
+            hot[index] = HotSlot()
         }
         count = 0
     }
@@ -278,22 +364,11 @@ final class RegistrationTable {
     /// Every registration, in no particular order.
     func forEach(_ body: (Slot) throws -> Void) rethrows {
         for bucket in buckets {
-            switch bucket {
-            case .empty:
-                continue
-            case .one(let slot):
+            guard let bucket else { continue }
+            for slot in bucket.slots {
                 try body(slot)
-            case .many(let variants):
-                for slot in variants.values {
-                    try body(slot)
-                }
             }
         }
-    }
-
-    private func setBucket(_ bucket: Bucket, at index: Int) {
-        buckets[index] = bucket
-        hot[index] = HotSlot(bucket)
     }
 
     private func claimPosition(for type: Any.Type) -> Int {
@@ -321,17 +396,18 @@ final class RegistrationTable {
         types.initialize(repeating: 0, count: capacity)
         hot = .allocate(capacity: capacity)
         hot.initialize(repeating: HotSlot(), count: capacity)
-        buckets = Array(repeating: .empty, count: capacity)
+        buckets = Array(repeating: nil, count: capacity)
         occupied = 0
         let mask = capacity - 1
         for old in 0..<oldCapacity where oldTypes[old] != 0 {
-            if case .empty = oldBuckets[old] { continue }
+            guard let bucket = oldBuckets[old] else { continue }
             var index = Self.position(of: oldTypes[old], mask: mask)
             while types[index] != 0 {
                 index = (index + 1) & mask
             }
             types[index] = oldTypes[old]
-            setBucket(oldBuckets[old], at: index)
+            buckets[index] = bucket
+            hot[index] = HotSlot(bucket)
             occupied += 1
         }
         oldTypes.deallocate()

@@ -46,17 +46,43 @@ public final class ServiceEntry<Service> {
     /// When the entry was registered.
     public let registeredAt: Date
     /// The container the entry was registered in, while it exists (for `implements`).
-    var owner: ContainerToken?
+    @usableFromInline var owner: ContainerToken?
     /// The scope that decides how long a resolved instance is shared.
     public private(set) var objectScope: any ObjectScopeProtocol
     private var storage: (any InstanceStorage)?
     /// The `.weak`-scoped instance, when it is an object.
     weak var weakObject: AnyObject?
 
+    /// The instances the scope keeps, made when the first one is stored. Keeping them out of the entry
+    /// gives the entry a layout that does not depend on `Service`: registering and deallocating it then
+    /// costs no generic metadata lookups, and a transient registration never allocates it.
+    @exclusivity(unchecked) @usableFromInline var cache: InstanceCache<Service>?
+
     /// The `.container`-scoped instance.
-    @exclusivity(unchecked) @usableFromInline var instance: Service?
+    @inlinable
+    var instance: Service? {
+        get { cache?.instance }
+        set {
+            if let cache {
+                cache.instance = newValue
+            } else if case .some = newValue {
+                cache = InstanceCache(instance: newValue)
+            }
+        }
+    }
+
     /// The instance of the graph whose serial number is `graphEpoch`.
-    @exclusivity(unchecked) @usableFromInline var graphInstance: Service?
+    @inlinable
+    var graphInstance: Service? {
+        get { cache?.graphInstance }
+        set {
+            if let cache {
+                cache.graphInstance = newValue
+            } else if case .some = newValue {
+                cache = InstanceCache(graphInstance: newValue)
+            }
+        }
+    }
 
     @usableFromInline
     init(
@@ -70,8 +96,13 @@ public final class ServiceEntry<Service> {
         self.key = key
         self.registeredAt = Date()
         self.objectScope = scope
-        self.kind = ScopeKind(scope)
-        self.sharesValues = (scope as? ObjectScope)?.sharesValues ?? true
+        if let scope = scope as? ObjectScope {
+            self.kind = scope.kind
+            self.sharesValues = scope.sharesValues
+        } else {
+            self.kind = .custom
+            self.sharesValues = true
+        }
         self.plainFactory = plainFactory
         self.argumentFactory = argumentFactory
     }
@@ -159,6 +190,20 @@ public final class ServiceEntry<Service> {
     }
 }
 
+/// The instances a registration's scope keeps: the `.container` instance, and the instance of the graph
+/// being resolved.
+@usableFromInline
+final class InstanceCache<Service> {
+    @exclusivity(unchecked) @usableFromInline var instance: Service?
+    @exclusivity(unchecked) @usableFromInline var graphInstance: Service?
+
+    @usableFromInline
+    init(instance: Service? = nil, graphInstance: Service? = nil) {
+        self.instance = instance
+        self.graphInstance = graphInstance
+    }
+}
+
 /// Resolves an entry for code that knows neither its service type nor its argument types: `entry` is
 /// the `ServiceEntry`, `key` the key it was found under, `arguments` points to the arguments and `result`
 /// to an `Optional` of the service type, which it sets.
@@ -202,6 +247,8 @@ protocol AnyServiceEntry: AnyObject {
     func completeGraph(remembering record: GraphRecord?)
     /// The line a container's description prints for this entry registered (or forwarded) under `key`.
     func describe(as key: ServiceKey) -> String
+    /// The token of the container the entry is registered in.
+    var owner: ContainerToken? { get set }
     /// The entry's type-erased resolve.
     var resolveErased: ErasedResolve { get }
     /// The scope's name, for reports and graphs.

@@ -85,6 +85,7 @@ extension Container {
     ///
     /// - Returns: A view that may be shared by any number of threads and tasks.
     public func synchronize() -> SynchronizedResolver {
-        SynchronizedResolver(self)
+        hierarchy.withLock { hierarchy.isShared = true }
+        return SynchronizedResolver(self)
     }
 }
