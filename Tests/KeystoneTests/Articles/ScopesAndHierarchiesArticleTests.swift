@@ -1,0 +1,235 @@
+import Keystone
+import Testing
+
+// The samples of ScopesAndHierarchies.md, verbatim, each followed by the facts the article states about
+// it. The article's own types are nested in the suite below.
+
+@Suite("Article: Scopes and Hierarchies")
+struct ScopesAndHierarchiesArticleTests {
+    @Test("The graph scope shares one logbook per top-level call")
+    func graphScope() throws {
+        let container = Container()
+        container.register(Logbook.self) { _ in Logbook() }
+        container.register(Crew.self) { r in Crew(logbook: try r.resolveThrows(Logbook.self)) }
+        container.register(Trip.self) { r in
+            Trip(logbook: try r.resolveThrows(Logbook.self), crew: try r.resolveThrows(Crew.self))
+        }
+
+        let trip = try container.resolveThrows(Trip.self)
+        let nextTrip = try container.resolveThrows(Trip.self)
+        // trip.logbook === trip.crew.logbook, and nextTrip.logbook !== trip.logbook
+
+        #expect(trip.logbook === trip.crew.logbook)
+        #expect(nextTrip.logbook === nextTrip.crew.logbook)
+        #expect(nextTrip.logbook !== trip.logbook)
+    }
+
+    @Test("The container scope keeps one logbook until the scope is reset")
+    func containerScope() {
+        let container = Container()
+        container.register(Logbook.self) { _ in Logbook() }
+            .inObjectScope(.container)
+
+        let logbook = container.resolve(Logbook.self)
+        let same = container.resolve(Logbook.self)      // the same Logbook
+        container.resetObjectScope(.container)
+        let fresh = container.resolve(Logbook.self)     // a new Logbook
+
+        #expect(logbook != nil)
+        #expect(same === logbook)
+        #expect(fresh != nil)
+        #expect(fresh !== logbook)
+    }
+
+    @Test("The transient scope never shares; the weak scope shares while someone holds the instance")
+    func transientAndWeak() {
+        let container = Container()
+        container.register(Logbook.self) { _ in Logbook() }.inObjectScope(.transient)
+        container.register(Crew.self) { r in Crew(logbook: try r.resolveThrows(Logbook.self)) }
+        container.register(Trip.self) { r in
+            Trip(logbook: try r.resolveThrows(Logbook.self), crew: try r.resolveThrows(Crew.self))
+        }
+        let trip = container.resolve(Trip.self)
+        #expect(trip != nil)
+        #expect(trip?.logbook !== trip?.crew.logbook, "transient: a new instance on every resolve")
+
+        let weakContainer = Container()
+        weakContainer.register(Logbook.self) { _ in Logbook() }.inObjectScope(.weak)
+        let held = weakContainer.resolve(Logbook.self)
+        #expect(held != nil)
+        #expect(weakContainer.resolve(Logbook.self) === held, "weak: shared while someone holds it")
+    }
+
+    @Test("A struct is copied out of every scope, and its .container factory runs once")
+    func valueTypes() {
+        let runs = Counter()
+        let container = Container()
+        container.register(Turtle.self) { _ in
+            runs.increment()
+            return Turtle(name: "Shelly")
+        }.inObjectScope(.container)
+        var first = container.resolve(Turtle.self)
+        first?.name = "Changed"
+        #expect(first?.name == "Changed")
+        #expect(container.resolve(Turtle.self)?.name == "Shelly")
+        #expect(runs.count == 1)
+
+        let defaults = Container(defaultObjectScope: .container)
+        defaults.register(Logbook.self) { _ in Logbook() }
+        #expect(defaults.resolve(Logbook.self) === defaults.resolve(Logbook.self))
+    }
+
+    @Test("A custom scope keeps its instance until it is reset")
+    func customScope() {
+        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
+        let container = Container()
+        container.register(Logbook.self) { _ in Logbook() }
+            .inObjectScope(session)
+
+        let duringSession = container.resolve(Logbook.self)
+        container.resetObjectScope(session)             // at sign-out
+        let nextSession = container.resolve(Logbook.self)
+
+        #expect(duringSession != nil)
+        #expect(nextSession != nil)
+        #expect(nextSession !== duringSession)
+        #expect(container.resolve(Logbook.self) === nextSession)
+    }
+
+    @Test("A child resolves from its parent, wins over it, and shares its container-scoped instances")
+    func hierarchies() {
+        let app = Container()
+        app.register(Animal.self) { _ in Cat(name: "Mimi") }
+        app.register(Logbook.self) { _ in Logbook() }.inObjectScope(.container)
+
+        let feature = Container(parent: app)
+        feature.register(Animal.self) { _ in Dog(name: "Hachi") }
+
+        let fromFeature = feature.resolve(Animal.self)    // a Dog: the child's registration wins
+        let fromApp = app.resolve(Animal.self)            // a Cat: the parent ignores its children
+        let sharedLogbook = feature.resolve(Logbook.self) // the same Logbook as app.resolve(Logbook.self)
+
+        #expect(fromFeature is Dog)
+        #expect(fromApp is Cat)
+        #expect(sharedLogbook != nil)
+        #expect(sharedLogbook === app.resolve(Logbook.self))
+
+        // A parent's factory resolves its dependencies from the container the resolve started in.
+        app.register(Person.self) { r in PetOwner(name: "Stephen", pet: try r.resolveThrows(Animal.self)) }
+        #expect((feature.resolve(Person.self) as? PetOwner)?.pet is Dog)
+        #expect((app.resolve(Person.self) as? PetOwner)?.pet is Cat)
+
+        // The parent never sees the child's registrations.
+        feature.register(Crew.self) { r in Crew(logbook: try r.resolveThrows(Logbook.self)) }
+        #expect(app.resolve(Crew.self) == nil)
+
+        // resetObjectScope on a child reaches its ancestors; removeAll does not.
+        feature.resetObjectScope(.container)
+        #expect(app.resolve(Logbook.self) !== sharedLogbook)
+        feature.removeAll()
+        #expect(feature.resolve(Animal.self) is Cat)
+        #expect(app.registeredCount() == 3)
+    }
+
+    @Test("implements makes one registration resolvable as another type, with the same instance")
+    func typeForwarding() {
+        let container = Container()
+        container.register(Dog.self) { _ in Dog(name: "Hachi") }
+            .inObjectScope(.container)
+            .implements(Animal.self)
+
+        let dog = container.resolve(Dog.self)
+        let animal = container.resolve(Animal.self)     // the same Dog
+
+        #expect(dog != nil)
+        #expect((animal as? Dog) === dog)
+    }
+
+    @Test("Lazy resolves once on first access; Provider resolves on every access")
+    func lazyAndProvider() {
+        let container = Container()
+        container.register(Logbook.self) { _ in Logbook() }
+
+        let lazyLogbook = container.resolve(Lazy<Logbook>.self)!
+        let logbooks = container.resolve(Provider<Logbook>.self)!
+
+        let first = lazyLogbook.instance    // created here, then kept
+        let spare = logbooks.instance       // a new Logbook on every access
+
+        #expect(lazyLogbook.instance === first)
+        #expect(logbooks.instance !== spare)
+        #expect(container.resolve(Lazy<Trip>.self) == nil, "Lazy of an unregistered service fails")
+    }
+
+    @Test("initCompleted wires two objects that refer to each other, each factory running once")
+    func initCompletedBreaksTheCycle() throws {
+        let container = Container()
+        container.register(Ship.self) { _ in Ship() }
+            .initCompleted { r, ship in
+                ship.captain = r.resolve(Captain.self)
+            }
+        container.register(Captain.self) { r in Captain(ship: try r.resolveThrows(Ship.self)) }
+
+        let ship = try container.resolveThrows(Ship.self)
+        // ship.captain?.ship === ship
+
+        #expect(ship.captain != nil)
+        #expect(ship.captain?.ship === ship)
+        #expect(container.resolve(Ship.self) !== ship, "the next top-level call makes a new pair")
+    }
+
+    @Test("Without initCompleted, two factories that resolve each other fail with the cycle's path")
+    func cycleIsReported() {
+        let container = Container()
+        container.register(Ship.self) { r in
+            let ship = Ship()
+            ship.captain = try r.resolveThrows(Captain.self)
+            return ship
+        }
+        container.register(Captain.self) { r in Captain(ship: try r.resolveThrows(Ship.self)) }
+        let cycle = DIError.circularDependency(path: [
+            ServiceKey(serviceType: Ship.self), ServiceKey(serviceType: Captain.self),
+            ServiceKey(serviceType: Ship.self),
+        ])
+        #expect(throws: cycle) { try container.resolveThrows(Ship.self) }
+    }
+
+    @Test("With the Ship in the transient scope, initCompleted cannot break the cycle, and it is reported")
+    func transientCannotBreakTheCycle() {
+        let container = Container()
+        container.register(Ship.self) { _ in Ship() }
+            .inObjectScope(.transient)
+            .initCompleted { r, ship in
+                ship.captain = r.resolve(Captain.self)
+            }
+        container.register(Captain.self) { r in Captain(ship: try r.resolveThrows(Ship.self)) }
+        #expect(throws: DIError.self) { try container.resolveThrows(Ship.self) }
+    }
+}
+
+extension ScopesAndHierarchiesArticleTests {
+    final class Logbook {}
+
+    final class Crew {
+        let logbook: Logbook
+        init(logbook: Logbook) { self.logbook = logbook }
+    }
+
+    final class Trip {
+        let logbook: Logbook
+        let crew: Crew
+        init(logbook: Logbook, crew: Crew) {
+            self.logbook = logbook
+            self.crew = crew
+        }
+    }
+
+    final class Ship {
+        var captain: Captain?
+    }
+
+    final class Captain {
+        weak var ship: Ship?
+        init(ship: Ship) { self.ship = ship }
+    }
+}
