@@ -305,10 +305,9 @@ public final class Container {
     }
 
     /// Runs `body` under the hierarchy's lock, so that registering and resetting never race with the
-    /// resolves of a synchronized view. Until the hierarchy has a synchronized view, nothing can resolve
-    /// concurrently, and the lock is skipped.
+    /// resolves of a synchronized view (nor with each other).
     func withHierarchyLock<Result>(_ body: () -> Result) -> Result {
-        hierarchy.isShared ? hierarchy.withLock(body) : body()
+        hierarchy.withLock(body)
     }
 }
 

@@ -12,10 +12,6 @@ final class Hierarchy: @unchecked Sendable {
     /// Set while `verify()` or `dependencyGraph()` explores the hierarchy, under the lock: resolves then
     /// take the slow path, which records what they do and keeps instances in a throwaway sandbox.
     @exclusivity(unchecked) @usableFromInline var isInspecting = false
-    /// Set once the hierarchy has a synchronized view (or a front that resolves from several threads):
-    /// from then on registering, resetting and inspecting take the lock too. Before, the container is
-    /// confined to one thread and the lock would only cost.
-    @exclusivity(unchecked) var isShared = false
 
     init() {}
 

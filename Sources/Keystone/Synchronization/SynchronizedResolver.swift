@@ -85,7 +85,6 @@ extension Container {
     ///
     /// - Returns: A view that may be shared by any number of threads and tasks.
     public func synchronize() -> SynchronizedResolver {
-        hierarchy.withLock { hierarchy.isShared = true }
-        return SynchronizedResolver(self)
+        SynchronizedResolver(self)
     }
 }
