@@ -151,3 +151,27 @@ extension Result {
         return nil
     }
 }
+
+@Suite("Registering while resolving")
+struct RegisteringWhileResolvingTests {
+    final class Widget {}
+
+    @Test("A factory may replace its own registration while it runs; the next resolve uses the new one")
+    func factoryReplacesItself() {
+        let container = Container()
+        let generations = Counter()
+        func install() {
+            container.register(Widget.self) { _ in
+                generations.increment()
+                install()  // replaces the registration whose factory is running
+                return Widget()
+            }.inObjectScope(.transient)
+        }
+        install()
+        for _ in 0..<100 {
+            #expect(container.resolve(Widget.self) != nil)
+        }
+        #expect(generations.count == 100)
+        #expect(container.registeredCount() == 1)
+    }
+}

@@ -187,7 +187,7 @@ final class RegistrationTable {
             _: Container,
             _: ServiceKey,
             _: UnsafeRawPointer,
-            _: any Resolver,
+            _: ResolverReference,
             _: UnsafeMutableRawPointer
         ) throws(DIError) {}
 

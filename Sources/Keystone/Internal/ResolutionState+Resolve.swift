@@ -48,6 +48,9 @@ extension ResolutionState {
 
     /// Runs the factory and the `initCompleted` actions of `entry` in a frame of their own; stores the
     /// instance in its scope if `keep`.
+    ///
+    /// The frame holds the entry strongly, and the entry is not touched once the frame is popped: a
+    /// factory may replace its own registration, and the table's reference was the last one.
     @inlinable
     func create<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
@@ -58,30 +61,36 @@ extension ResolutionState {
     ) throws(DIError) -> Service {
         let index = try push(entry, as: key, reentering: entry.activeFrames > 0)
         entry.activeFrames &+= 1
-        defer { entry.activeFrames &-= 1 }
         let made: Service
         do {
             made = try entry.make(resolver, arguments)
         } catch {
+            entry.activeFrames &-= 1
             throw abandon(error, key: key)
         }
         if keep {
             if frames[index].reentered, let existing = existingInstance(of: entry) {
                 // The factory resolved this entry again, and that inner resolve stored its instance first.
+                entry.activeFrames &-= 1
                 pop()
                 return existing
             }
             store(made, in: entry, tainted: frames[index].tainted)
             frames[index].produced = true
         }
-        if !entry.initCompletedActions.isEmpty {
-            try completeInitialization(of: made, in: entry, as: key, resolver: resolver, keep: keep, frame: index)
+        if !entry.initCompletedActions.isEmpty,
+            let failure = completeInitialization(of: made, in: entry, as: key, resolver: resolver, keep: keep, frame: index)
+        {
+            entry.activeFrames &-= 1
+            throw abandon(failure, key: key)
         }
+        entry.activeFrames &-= 1
         pop()
         return made
     }
 
-    /// Runs the `initCompleted` actions of a new instance; on failure, pops its frame and throws.
+    /// Runs the `initCompleted` actions of a new instance; returns the error one threw, after discarding
+    /// the kept instance.
     @usableFromInline
     func completeInitialization<Service>(
         of made: Service,
@@ -90,7 +99,7 @@ extension ResolutionState {
         resolver: any Resolver,
         keep: Bool,
         frame index: Int
-    ) throws(DIError) {
+    ) -> (any Error)? {
         for action in entry.initCompletedActions {
             do {
                 try action(resolver, made)
@@ -98,13 +107,14 @@ extension ResolutionState {
                 if keep {
                     entry.discardInstance()
                 }
-                throw abandon(error, key: key)
+                return error
             }
         }
         if keep, frames[index].tainted {
             // A cycle was found while `initCompleted` ran: the stored instance is incomplete.
             entry.discardInstance()
         }
+        return nil
     }
 
     // MARK: - Instances

@@ -15,14 +15,14 @@ extension Container: Resolver {
     /// Serves a resolve with erased types: a registration of this container or an ancestor under
     /// exactly the key asked for, through the resolve compiled for its types when it was registered.
     public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
-        try resolveErased(request, resolver: self)
+        try resolveErased(request, handing: ResolverReference(self))
     }
 
     /// Serves `request` if a registration is found directly under its key, handing `resolver` to the
     /// factories; returns `false` for everything else (forwarded keys, wrappers, misses, inspection),
     /// which the generic ``resolve(_:name:arguments:resolver:)`` serves.
     @usableFromInline
-    func resolveErased(_ request: _ResolutionRequest, resolver: any Resolver) throws(DIError) -> Bool {
+    func resolveErased(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
         guard !hierarchy.isInspecting else { return false }
         switch lookup(request.key) {
         case .registered(let entry, let resolveErased):
@@ -59,6 +59,26 @@ extension Container: Resolver {
             return try resolve(entry, as: key, arguments: arguments, resolver: resolver)
         }
         return try resolveInGeneral(key, arguments: arguments, resolver: resolver)
+    }
+
+    /// Resolves `entry` for a type-erased resolve: its cached `.container` instance with a load, and only
+    /// otherwise the resolver for the factories and the resolution state.
+    @inlinable
+    func resolve<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        handing reference: ResolverReference
+    ) throws(DIError) -> Service {
+        entry.resolutionCount &+= 1
+        if let instance = entry.instance {
+            return instance
+        }
+        let resolver = reference.resolver
+        let state = hierarchy.state
+        return try state.withCall { () throws(DIError) in
+            try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+        }
     }
 
     /// Resolves `entry`, registered under `key` here or in an ancestor: its cached `.container` instance

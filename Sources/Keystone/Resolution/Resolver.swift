@@ -50,16 +50,16 @@ extension Resolver {
     }
 }
 
-// The overloads are forced inline and hand `self` on as `any Resolver` to the functions below, which
-// are generic only over the service and argument types. Those are concrete at the call site even when
-// the resolver is an `any Resolver` (as in every factory), so the functions specialize: a generic
-// function over `Self` would run unspecialized for an opened existential.
+// The overloads and the functions below are forced inline, down to the call to `_resolve`: at the call
+// site the service and argument types are concrete even when the resolver is an `any Resolver` (as in
+// every factory), so the whole path is compiled for them. A function generic over the resolver that
+// were called instead of inlined would run unspecialized for an opened existential.
 
 /// Resolves through ``Resolver/_resolve(_:)`` if `resolver` serves the request, else through
 /// ``Resolver/resolveService(_:name:arguments:)``.
-@inlinable
-func resolveFast<Service, Arguments>(
-    _ resolver: any Resolver,
+@inlinable @inline(__always)
+func resolveFast<R: Resolver, Service, Arguments>(
+    _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
     arguments: Arguments
@@ -84,9 +84,9 @@ func resolveFast<Service, Arguments>(
 
 /// A resolve in the `Optional`-returning style: a failure becomes `nil` and is logged (see
 /// ``Container/logHandler``).
-@inlinable
-func resolveOptional<Service, Arguments>(
-    _ resolver: any Resolver,
+@inlinable @inline(__always)
+func resolveOptional<R: Resolver, Service, Arguments>(
+    _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
     arguments: Arguments
@@ -100,9 +100,9 @@ func resolveOptional<Service, Arguments>(
 }
 
 /// A resolve in the `Result`-returning style.
-@inlinable
-func resolveAsResult<Service, Arguments>(
-    _ resolver: any Resolver,
+@inlinable @inline(__always)
+func resolveAsResult<R: Resolver, Service, Arguments>(
+    _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
     arguments: Arguments

@@ -160,10 +160,10 @@ public final class ServiceEntry<Service> {
     /// the resolve path unspecialized.
     @inlinable
     static func erasedResolve<Arguments>(taking _: Arguments.Type) -> ErasedResolve {
-        { (object: AnyObject, container: Container, key: ServiceKey, arguments: UnsafeRawPointer, resolver: any Resolver, result: UnsafeMutableRawPointer) throws(DIError) in
+        { (object: AnyObject, container: Container, key: ServiceKey, arguments: UnsafeRawPointer, resolver: ResolverReference, result: UnsafeMutableRawPointer) throws(DIError) in
             let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
             let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
-            let instance = try container.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+            let instance = try container.resolve(entry, as: key, arguments: arguments, handing: resolver)
             result.assumingMemoryBound(to: Service?.self).pointee = instance
         }
     }
@@ -213,9 +213,40 @@ typealias ErasedResolve = (
     _ container: Container,
     _ key: ServiceKey,
     _ arguments: UnsafeRawPointer,
-    _ resolver: any Resolver,
+    _ resolver: ResolverReference,
     _ result: UnsafeMutableRawPointer
 ) throws(DIError) -> Void
+
+/// The resolver a resolve hands to the factories it calls, as plain data: the container or the
+/// synchronized view the call came through, unretained (the caller keeps it alive for the call). A cached
+/// resolve never calls a factory, and never pays for making the `any Resolver` existential.
+@usableFromInline
+struct ResolverReference {
+    @usableFromInline let object: Unmanaged<AnyObject>
+    @usableFromInline let isSynchronized: Bool
+
+    @inlinable
+    init(_ container: Container) {
+        object = Unmanaged.passUnretained(container)
+        isSynchronized = false
+    }
+
+    @inlinable
+    init(_ view: SynchronizedResolver) {
+        object = Unmanaged.passUnretained(view)
+        isSynchronized = true
+    }
+
+    /// The resolver to hand to a factory.
+    @inlinable
+    var resolver: any Resolver {
+        let object = object.takeUnretainedValue()
+        if isSynchronized {
+            return unsafeDowncast(object, to: SynchronizedResolver.self)
+        }
+        return unsafeDowncast(object, to: Container.self)
+    }
+}
 
 /// A factory that takes runtime arguments, boxed so that an entry can hold it without knowing the
 /// argument types and get it back without a dynamic cast.
