@@ -163,7 +163,10 @@ struct InjectTests {
 
     @Test("A wrapper resolves from the container that was current when its owner was created")
     func wrapperKeepsItsContainer() {
-        let reader = withRegistryTestbed { _ in
+        // A wrapper holds its container weakly (a service the container keeps may own it), so the
+        // container is kept alive here for as long as the reader may resolve from it.
+        let home = Container()
+        let reader = Container.withCurrent(home) {
             DependencyRegistry.register { Translator() }
             return LateReader()
         }
@@ -172,11 +175,13 @@ struct InjectTests {
 
         #expect(other.registeredCount() == 0)
         #expect(reader.translator === translator)
+        withExtendedLifetime(home) {}
     }
 
     @Test("A Sendable owner of wrappers crosses into another task and still resolves from its container")
     func sendableOwnerCrossesTasks() async {
-        let postcard = Container.withCurrent(Container()) {
+        let home = Container()
+        let postcard = Container.withCurrent(home) {
             DependencyRegistry.register { Badge(owner: 7) }
             return Postcard()
         }
@@ -185,6 +190,7 @@ struct InjectTests {
         }.value
 
         #expect(owners == [7, 7, 7])
+        withExtendedLifetime(home) {}
     }
 
     @Test("Wrappers on many threads of one container share one .global instance")

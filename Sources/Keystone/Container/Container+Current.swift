@@ -236,28 +236,16 @@ final class FrontBook: @unchecked Sendable {
         hierarchy.withLock { body(&state) }
     }
 
-    /// A book per container, for as long as the container lives: a context made for the same container
-    /// again (a second `withCurrent`) finds the same Registry startup state.
-    private struct Shelf {
-        weak var container: Container?
-        let book: FrontBook
-    }
-
-    /// Every container's book. `LockedValue` guards the dictionary; it is taken only briefly, never
-    /// while a hierarchy lock is requested, so the two locks cannot deadlock.
-    private static let shelves = LockedValue<[ObjectIdentifier: Shelf]>([:])
-
-    /// The book of `container`, made on first use. Books of deallocated containers are dropped when a
-    /// new book is made.
+    /// The book of `container`, made on first use and kept by the container itself: a context made for
+    /// the same container again (a second `withCurrent`) finds the same Registry startup state, and the
+    /// book, with the registrations it remembers, goes when the container goes.
     static func of(_ container: Container) -> FrontBook {
-        let id = ObjectIdentifier(container)
-        return shelves.withLock { shelves in
-            if let shelf = shelves[id], shelf.container === container {
-                return shelf.book
+        container.withHierarchyLock {
+            if let book = container.frontBook as? FrontBook {
+                return book
             }
-            shelves = shelves.filter { $0.value.container != nil }
             let book = FrontBook(hierarchy: container.hierarchy)
-            shelves[id] = Shelf(container: container, book: book)
+            container.frontBook = book
             return book
         }
     }

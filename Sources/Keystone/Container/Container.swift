@@ -37,6 +37,9 @@ public final class Container {
     /// What entries hold to reach this container: a weak reference would give the container a side
     /// table, and every retain and release of it would then take the slow path.
     private let token = ContainerToken()
+    /// The fronts' bookkeeping for this container (Registry startup state, what the facades registered),
+    /// opaque to the engine and read and written under the hierarchy's lock.
+    @exclusivity(unchecked) var frontBook: AnyObject?
 
     /// Creates a container.
     ///

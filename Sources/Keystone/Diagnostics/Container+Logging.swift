@@ -13,7 +13,9 @@ extension Container {
     /// Container.logHandler = { error in logger.warning("\(error)") }
     /// ```
     public static var logHandler: (@Sendable (DIError) -> Void)? {
-        get { Log.handler.withLock { $0.body } }
+        // The struct comes out of `withLock`, not the closure: a closure returned through a generic
+        // result would be wrapped in one more reabstraction thunk on every round trip.
+        get { Log.handler.withLock { $0 }.body }
         set { Log.handler.withLock { $0 = Log.Handler(body: newValue) } }
     }
 
@@ -41,6 +43,6 @@ enum Log {
 
     @usableFromInline
     static func failure(_ error: DIError) {
-        handler.withLock { $0.body }?(error)
+        handler.withLock { $0 }.body?(error)
     }
 }

@@ -12,8 +12,13 @@
 /// Use it to break an initialization cycle between two services, or to defer an expensive one. Unlike
 /// `@Inject`, it defers whatever the registration's lifecycle.
 ///
+/// The property holds its container weakly, as `Lazy` does, so that a service the container keeps may
+/// have `@LazyInject` properties without keeping the container alive forever.
+///
 /// > Warning: Reading the property stops the program if the service cannot be resolved by then (it is
-/// > not registered, or the registry was shut down), with a message that names the service and id.
+/// > not registered, the registry was shut down, or the container was deallocated), with a message that
+/// > names the service and id. Keep the container alive while its objects may still read the property;
+/// > the process-wide default container always is.
 @propertyWrapper
 public struct LazyInject<Service> {
     private let deferred: DeferredValue<Service>
@@ -72,21 +77,31 @@ extension LazyInject: Sendable where Service: Sendable {}
 /// The cache is read and written only under the context's hierarchy lock, so an owner shared across
 /// threads sees one resolve.
 final class DeferredValue<Value> {
-    private let context: FrontContext
+    /// The container to resolve from, held weakly: a service the container keeps (a `.container` one)
+    /// may hold this value, and a strong reference would keep the container alive forever.
+    private weak var container: Container?
+    private let hierarchy: Hierarchy
     private let produce: @Sendable (FrontContext) -> Value
     private var cached: Value?
 
     init(_ context: FrontContext, produce: @escaping @Sendable (FrontContext) -> Value) {
-        self.context = context
+        self.container = context.container
+        self.hierarchy = context.container.hierarchy
         self.produce = produce
     }
 
     var value: Value {
-        context.withLock {
+        hierarchy.withLock {
             if let cached {
                 return cached
             }
-            let made = produce(context)
+            guard let container else {
+                fatalError(
+                    "Keystone: a lazily injected \(Value.self) was read after the container it was injected from was "
+                        + "deallocated. Fix: keep that container alive as long as the objects it injected."
+                )
+            }
+            let made = produce(FrontContext(container))
             cached = made
             return made
         }
@@ -94,6 +109,7 @@ final class DeferredValue<Value> {
 }
 
 extension DeferredValue: @unchecked Sendable where Value: Sendable {
-    // @unchecked: `cached` is read and written only in `value`, under `context`'s hierarchy lock;
-    // `context` and `produce` are Sendable `let`s, and a `Value` handed across threads is Sendable.
+    // @unchecked: `cached` is read and written only in `value`, under the hierarchy's lock; the weak
+    // `container` is only read (loading a weak reference is thread-safe), `hierarchy` and `produce` are
+    // Sendable `let`s, and a `Value` handed across threads is Sendable.
 }
