@@ -11,6 +11,7 @@ extension Container {
     func unregister(_ key: ServiceKey) -> Bool {
         withHierarchyLock {
             guard let removed = table.remove(key) else { return false }
+            hierarchy.state.retire(removed.entry)
             if !removed.isForwarded {
                 removed.entry.discardInstance()
             }

@@ -152,8 +152,11 @@ public final class Container {
             if !slot.isForwarded {
                 slot.entry.owner = token
             }
-            if let replaced = table.insert(slot), !replaced.isForwarded, replaced.entry !== slot.entry {
-                replaced.entry.discardInstance()
+            if let replaced = table.insert(slot) {
+                hierarchy.state.retire(replaced.entry)
+                if !replaced.isForwarded, replaced.entry !== slot.entry {
+                    replaced.entry.discardInstance()
+                }
             }
             return behaviors
         }
@@ -206,6 +209,7 @@ public final class Container {
     public func removeAll() {
         withHierarchyLock {
             table.forEach { slot in
+                hierarchy.state.retire(slot.entry)
                 if !slot.isForwarded {
                     slot.entry.discardInstance()
                 }
@@ -280,6 +284,7 @@ public final class Container {
             for key in forwarded {
                 table.remove(key)
             }
+            hierarchy.state.retire(removed.entry)
             removed.entry.discardInstance()
             return true
         }

@@ -71,7 +71,7 @@ public actor DIActor {
 
     /// The container, through its synchronized view: each resolve takes the container's lock.
     /// `nonisolated`, so that ``DIActorBridge`` reaches the same container synchronously.
-    nonisolated let engine: SynchronizedResolver
+    @usableFromInline nonisolated let engine: SynchronizedResolver
 
     /// Creates an actor with an empty container of its own.
     ///
@@ -181,6 +181,7 @@ public actor DIActor {
     /// > Warning: `nil` hides why the resolve failed. For a dependency that must be there, use
     /// > ``resolveThrows(_:)`` or ``resolveResult(_:)``, whose ``DIError`` says what is missing and how
     /// > to fix it.
+    @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
         engine.resolve(type)
     }
@@ -196,6 +197,7 @@ public actor DIActor {
     ///
     /// > Warning: A failure is a programming error more often than not (a missing registration, a
     /// > cycle); report it rather than falling back silently.
+    @inlinable
     public func resolveResult<T: Sendable>(_ type: T.Type) -> Result<T, DIError> {
         engine.resolveResult(type)
     }
@@ -212,6 +214,7 @@ public actor DIActor {
     ///
     /// > Warning: Catch the error where the dependency is optional; elsewhere let it reach a place that
     /// > reports it, since its message says how to fix the registration.
+    @inlinable
     public func resolveThrows<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
         try engine.resolveThrows(type)
     }

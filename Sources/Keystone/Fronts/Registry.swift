@@ -263,6 +263,7 @@ extension Registry {
                         )
                     }
                 )
+                state.registry.hasLazyServices = state.registry.hasLazyServices || lifecycle == .lazy
                 state.registry.nextOrder += 1
                 return lifecycle == .eager && state.registry.phase == .started
             }
@@ -292,6 +293,7 @@ extension Registry {
                 guard var record = state.registry.services[key], record.entry === entry else { return nil }
                 record.lifecycle = lifecycle
                 state.registry.services[key] = record
+                state.registry.hasLazyServices = state.registry.hasLazyServices || lifecycle == .lazy
                 return lifecycle == .eager && state.registry.phase == .started ? record.realize : nil
             }
             realize?(context)
@@ -303,7 +305,8 @@ extension Registry {
     static func isLazy(_ serviceType: Any.Type, name: String?, in context: FrontContext) -> Bool {
         let key = ServiceKey(serviceType: serviceType, name: name)
         return context.withState { state in
-            guard let record = state.registry.services[key], record.lifecycle == .lazy else { return false }
+            guard state.registry.hasLazyServices, let record = state.registry.services[key], record.lifecycle == .lazy
+            else { return false }
             return context.container.ownEntry(for: key) === record.entry
         }
     }
@@ -338,6 +341,9 @@ struct RegistryState {
     var warnedModules: Set<ObjectIdentifier> = []
     /// The services registered through modules, by key.
     var services: [ServiceKey: ServiceRecord] = [:]
+    /// Whether any service was ever given the `.lazy` lifecycle: until then, property wrappers skip the
+    /// lookup of their service's lifecycle.
+    var hasLazyServices = false
     var nextOrder = 0
     /// Every warning printed for this container, oldest first.
     var warnings: [String] = []

@@ -30,8 +30,16 @@ struct Slot {
 /// The table is changed only under the hierarchy's lock, never while a resolve reads it.
 @usableFromInline
 final class RegistrationTable {
-    /// The registrations of one service type, changed in place. A few are searched in order; many have
-    /// an index by name and argument types.
+    /// The registrations of one service type: the single one inline (the common case, no allocation), or
+    /// a bucket of several.
+    @usableFromInline
+    enum Registrations {
+        case one(Slot)
+        case several(Bucket)
+    }
+
+    /// Several registrations of one service type, changed in place. A few are searched in order; many
+    /// have an index by name and argument types.
     @usableFromInline
     final class Bucket {
         /// Past this many registrations, a bucket keeps an index instead of being searched in order.
@@ -41,9 +49,9 @@ final class RegistrationTable {
         @exclusivity(unchecked) private(set) var slots: [Slot] = []
         @exclusivity(unchecked) private var index: NameIndex?
 
-        init() {}
-
-        var isEmpty: Bool { slots.isEmpty }
+        init(_ slots: [Slot]) {
+            self.slots = slots
+        }
 
         /// The position in `slots` of the registration under `key`.
         func position(of key: ServiceKey) -> Int? {
@@ -193,8 +201,8 @@ final class RegistrationTable {
 
         init() {}
 
-        init(_ bucket: Bucket?) {
-            guard let bucket, bucket.slots.count == 1, let slot = bucket.slots.first, !slot.isForwarded else {
+        init(_ registrations: Registrations?) {
+            guard case .one(let slot) = registrations, !slot.isForwarded else {
                 return
             }
             argumentsBits = RegistrationTable.bits(of: slot.key.argumentsType)
@@ -225,7 +233,7 @@ final class RegistrationTable {
     /// The single registration at each position, if there is exactly one.
     @exclusivity(unchecked) @usableFromInline private(set) var hot: UnsafeMutablePointer<HotSlot>
     /// The registrations at each position; they own the entries.
-    @exclusivity(unchecked) private var buckets: [Bucket?]
+    @exclusivity(unchecked) private var buckets: [Registrations?]
     /// Positions in use (service types seen, including those whose bucket was emptied since).
     @exclusivity(unchecked) private var occupied = 0
     /// The number of registrations.
@@ -308,48 +316,71 @@ final class RegistrationTable {
 
     /// The slot registered under `key`, whose service type is at `index`.
     private func slot(at index: Int, for key: ServiceKey) -> Slot? {
-        guard let bucket = buckets[index], let position = bucket.position(of: key) else { return nil }
-        return bucket.slots[position]
+        switch buckets[index] {
+        case nil:
+            return nil
+        case .one(let slot):
+            return slot.key.argumentsType == key.argumentsType && slot.key.name == key.name ? slot : nil
+        case .several(let bucket):
+            return bucket.position(of: key).map { bucket.slots[$0] }
+        }
     }
 
     /// The keys registered for `serviceType`, under any name and argument types.
     func keys(of serviceType: Any.Type) -> [ServiceKey] {
-        guard let index = index(of: serviceType), let bucket = buckets[index] else { return [] }
-        return bucket.slots.map(\.key)
+        guard let index = index(of: serviceType) else { return [] }
+        switch buckets[index] {
+        case nil: return []
+        case .one(let slot): return [slot.key]
+        case .several(let bucket): return bucket.slots.map(\.key)
+        }
     }
 
     /// Registers `slot` under its key and returns the slot it replaced, if any.
     @discardableResult
     func insert(_ slot: Slot) -> Slot? {
         let index = self.index(of: slot.key.serviceType) ?? claimPosition(for: slot.key.serviceType)
-        let bucket: Bucket
-        if let existing = buckets[index] {
-            bucket = existing
-        } else {
-            bucket = Bucket()
-            buckets[index] = bucket
+        var replaced: Slot?
+        switch buckets[index] {
+        case nil:
+            buckets[index] = .one(slot)
+        case .one(let existing):
+            if existing.key == slot.key {
+                replaced = existing
+                buckets[index] = .one(slot)
+            } else {
+                buckets[index] = .several(Bucket([existing, slot]))
+            }
+        case .several(let bucket):
+            replaced = bucket.insert(slot)
         }
-        let replaced = bucket.insert(slot)
         if replaced == nil {
             count += 1
         }
-        hot[index] = HotSlot(bucket)
+        hot[index] = HotSlot(buckets[index])
         return replaced
     }
 
     /// Removes the registration under `key` if `shouldRemove` accepts its slot; returns the removed slot.
     @discardableResult
     func remove(_ key: ServiceKey, if shouldRemove: (Slot) -> Bool = { _ in true }) -> Slot? {
-        guard let index = index(of: key.serviceType), let bucket = buckets[index],
-            let position = bucket.position(of: key), shouldRemove(bucket.slots[position])
-        else { return nil }
-        let removed = bucket.remove(at: position)
-        if bucket.isEmpty {
+        guard let index = index(of: key.serviceType), let slot = slot(at: index, for: key), shouldRemove(slot) else {
+            return nil
+        }
+        switch buckets[index] {
+        case .several(let bucket):
+            if let position = bucket.position(of: key) {
+                _ = bucket.remove(at: position)
+            }
+            if bucket.slots.count == 1 {
+                buckets[index] = .one(bucket.slots[0])
+            }
+        case .one, nil:
             buckets[index] = nil
         }
         hot[index] = HotSlot(buckets[index])
         count -= 1
-        return removed
+        return slot
     }
 
     /// Removes every registration.
@@ -363,10 +394,16 @@ final class RegistrationTable {
 
     /// Every registration, in no particular order.
     func forEach(_ body: (Slot) throws -> Void) rethrows {
-        for bucket in buckets {
-            guard let bucket else { continue }
-            for slot in bucket.slots {
+        for registrations in buckets {
+            switch registrations {
+            case nil:
+                continue
+            case .one(let slot):
                 try body(slot)
+            case .several(let bucket):
+                for slot in bucket.slots {
+                    try body(slot)
+                }
             }
         }
     }
@@ -400,14 +437,14 @@ final class RegistrationTable {
         occupied = 0
         let mask = capacity - 1
         for old in 0..<oldCapacity where oldTypes[old] != 0 {
-            guard let bucket = oldBuckets[old] else { continue }
+            guard let registrations = oldBuckets[old] else { continue }
             var index = Self.position(of: oldTypes[old], mask: mask)
             while types[index] != 0 {
                 index = (index + 1) & mask
             }
             types[index] = oldTypes[old]
-            buckets[index] = bucket
-            hot[index] = HotSlot(bucket)
+            buckets[index] = registrations
+            hot[index] = HotSlot(registrations)
             occupied += 1
         }
         oldTypes.deallocate()

@@ -78,7 +78,7 @@ extension ResolutionState {
             store(made, in: entry, tainted: frames[index].tainted)
             frames[index].produced = true
         }
-        if !entry.initCompletedActions.isEmpty,
+        if entry.hasInitCompletedActions,
             let failure = completeInitialization(of: made, in: entry, as: key, resolver: resolver, keep: keep, frame: index)
         {
             entry.activeFrames &-= 1
@@ -162,7 +162,7 @@ extension ResolutionState {
 
     @inlinable
     func storeInLiveGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        if frames.count == 1, entry.initCompletedActions.isEmpty, liveRecord == nil {
+        if frames.count == 1, !entry.hasInitCompletedActions, liveRecord == nil {
             // The top-level instance, with nothing left to run in its graph and no one holding the
             // graph's identity: no later lookup can ask for it.
             return

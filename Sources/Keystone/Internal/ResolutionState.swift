@@ -11,7 +11,9 @@
 final class ResolutionState {
     @usableFromInline
     struct Frame {
-        @usableFromInline let entry: any AnyServiceEntry
+        /// Unowned: an entry is kept alive while a resolution is in flight by the table or, if it was
+        /// replaced or removed meanwhile, by `retired`. Pushing a frame then costs no reference counting.
+        @usableFromInline unowned(unsafe) let entry: any AnyServiceEntry
         @usableFromInline let key: ServiceKey
         /// The factory returned and the instance is stored: resolving the entry again finds it.
         @usableFromInline var produced = false
@@ -43,6 +45,9 @@ final class ResolutionState {
     @exclusivity(unchecked) @usableFromInline var restored: GraphRecord?
     /// Entries that hold an instance of the current graph, or whose custom storage was used in it.
     @exclusivity(unchecked) private var touched: [any AnyServiceEntry] = []
+    /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
+    /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
+    @exclusivity(unchecked) private var retired: [any AnyServiceEntry] = []
     /// The first cycle found while serving the current top-level call; it fails the whole call.
     @exclusivity(unchecked) private var failure: DIError?
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise.
@@ -95,6 +100,9 @@ final class ResolutionState {
         }
         if liveRecord != nil {
             liveRecord = nil
+        }
+        if !retired.isEmpty {
+            retired.removeAll()
         }
         guard let failure else { return nil }
         self.failure = nil
@@ -157,6 +165,14 @@ final class ResolutionState {
             throw failure
         }
         return result
+    }
+
+    /// Keeps `entry`, just replaced or removed from a table, alive until the top-level call in flight
+    /// ends, if there is one.
+    func retire(_ entry: any AnyServiceEntry) {
+        if calls > 0 {
+            retired.append(entry)
+        }
     }
 
     /// Remembers that `entry` holds an instance of the current graph, to drop it when the graph ends.

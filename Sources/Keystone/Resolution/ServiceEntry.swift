@@ -40,6 +40,8 @@ public final class ServiceEntry<Service> {
     @usableFromInline let plainFactory: ((any Resolver) throws -> Service)?
     @usableFromInline let argumentFactory: AnyObject?
     @exclusivity(unchecked) @usableFromInline var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+    /// Whether `initCompletedActions` has any, as plain data for the resolve path.
+    @exclusivity(unchecked) @usableFromInline var hasInitCompletedActions = false
 
     /// The key the entry is registered under.
     public let key: ServiceKey
@@ -149,6 +151,7 @@ public final class ServiceEntry<Service> {
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
         initCompletedActions.append(completed)
+        hasInitCompletedActions = true
         return self
     }
 
