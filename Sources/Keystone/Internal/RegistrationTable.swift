@@ -128,8 +128,17 @@ final class RegistrationTable {
             positions = Array(repeating: 0, count: size)
         }
 
+        /// FNV-1a over the name's UTF-8 bytes: names are chosen by the app's developers, not by an
+        /// adversary, so a fast hash serves, where `Hasher`'s SipHash would cost more than the lookup.
         static func hash(of name: String?) -> Int {
-            name?.hashValue ?? 0
+            guard var name else { return 0 }
+            return name.withUTF8 { bytes in
+                var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                for byte in bytes {
+                    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                }
+                return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+            }
         }
 
         func position(of key: ServiceKey, hash: Int, in slots: [Slot]) -> Int? {
