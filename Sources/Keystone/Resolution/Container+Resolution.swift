@@ -61,40 +61,22 @@ extension Container: Resolver {
         return try resolveInGeneral(key, arguments: arguments, resolver: resolver)
     }
 
-    /// Resolves `entry` for a type-erased resolve: its cached `.container` instance with a load, and only
-    /// otherwise the resolver for the factories and the resolution state.
-    @inlinable
-    func resolve<Service, Arguments>(
-        _ entry: ServiceEntry<Service>,
-        as key: ServiceKey,
-        arguments: Arguments,
-        handing reference: ResolverReference
-    ) throws(DIError) -> Service {
-        entry.resolutionCount &+= 1
-        if let instance = entry.instance {
-            return instance
-        }
-        let resolver = reference.resolver
-        let state = hierarchy.state
-        return try state.withCall { () throws(DIError) in
-            try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
-        }
-    }
-
     /// Resolves `entry`, registered under `key` here or in an ancestor: its cached `.container` instance
-    /// with a load, anything else through the resolution state.
+    /// with a load, anything else through the resolution state. `resolver`, what the factories are handed,
+    /// is made only if a factory runs: a type-erased resolve holds it as a plain reference until then.
     @inlinable
     func resolve<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,
         arguments: Arguments,
-        resolver: any Resolver
+        resolver: @autoclosure () -> any Resolver
     ) throws(DIError) -> Service {
         entry.resolutionCount &+= 1
         // Only a `.container`-kind scope ever sets `instance`.
         if let instance = entry.instance {
             return instance
         }
+        let resolver = resolver()
         let state = hierarchy.state
         return try state.withCall { () throws(DIError) in
             try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)

@@ -166,7 +166,7 @@ public final class ServiceEntry<Service> {
         { (object: AnyObject, container: Container, key: ServiceKey, arguments: UnsafeRawPointer, resolver: ResolverReference, result: UnsafeMutableRawPointer) throws(DIError) in
             let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
             let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
-            let instance = try container.resolve(entry, as: key, arguments: arguments, handing: resolver)
+            let instance = try container.resolve(entry, as: key, arguments: arguments, resolver: resolver.resolver)
             result.assumingMemoryBound(to: Service?.self).pointee = instance
         }
     }
