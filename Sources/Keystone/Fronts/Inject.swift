@@ -51,8 +51,18 @@ public struct Inject<Service> {
     }
 
     private init(serviceId: String?, scope: Scope) {
-        injection = .resolving(Service.self, serviceId: serviceId) { context in
-            context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@Inject")
+        // The closure for a deferred resolve is made only when it is needed: a closure that captures the
+        // id and scope costs an allocation, which an immediate injection does not need to pay.
+        let context = FrontContext.current
+        injection = context.withLock {
+            if Registry.isLazy(Service.self, name: serviceId, in: context) {
+                return .deferred(
+                    DeferredValue(context) { context in
+                        context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@Inject")
+                    }
+                )
+            }
+            return .ready(context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@Inject"))
         }
     }
 
@@ -75,22 +85,6 @@ extension Inject: Sendable where Service: Sendable {}
 enum Injection<Value> {
     case ready(Value)
     case deferred(DeferredValue<Value>)
-
-    /// Resolves with `resolve` in the current container now, or on first read when the registration of
-    /// `service` under `serviceId` has the `.lazy` lifecycle.
-    static func resolving<Service>(
-        _ service: Service.Type,
-        serviceId: String?,
-        with resolve: @escaping @Sendable (FrontContext) -> Value
-    ) -> Injection {
-        let context = FrontContext.current
-        return context.withLock {
-            if Registry.isLazy(service, name: serviceId, in: context) {
-                return .deferred(DeferredValue(context, produce: resolve))
-            }
-            return .ready(resolve(context))
-        }
-    }
 }
 
 extension Injection: Sendable where Value: Sendable {}

@@ -50,8 +50,23 @@ public struct OptionalInject<Service> {
     }
 
     private init(serviceId: String?, scope: Scope) {
-        injection = .resolving(Service.self, serviceId: serviceId) { context in
-            context.resolveIfRegistered(Service.self, name: serviceId, scope: scope, caller: "@OptionalInject")
+        let context = FrontContext.current
+        injection = context.withLock {
+            if Registry.isLazy(Service.self, name: serviceId, in: context) {
+                return .deferred(
+                    DeferredValue(context) { context in
+                        context.resolveIfRegistered(
+                            Service.self,
+                            name: serviceId,
+                            scope: scope,
+                            caller: "@OptionalInject"
+                        )
+                    }
+                )
+            }
+            return .ready(
+                context.resolveIfRegistered(Service.self, name: serviceId, scope: scope, caller: "@OptionalInject")
+            )
         }
     }
 
