@@ -86,10 +86,19 @@ extension Container: Resolver {
     /// The slot registered (not forwarded) under `key` here or in the nearest ancestor that has `key`.
     @inlinable
     func directSlot(for key: ServiceKey) -> Slot? {
-        if let slot = table.slot(for: key) {
-            return slot.isForwarded ? nil : slot
+        guard let slot = slot(for: key), !slot.isForwarded else { return nil }
+        return slot
+    }
+
+    /// Counts a resolve that reached `entry` under `key`, or records it while inspecting (whose resolves
+    /// leave the counts alone).
+    @usableFromInline
+    func noteResolution(of entry: any AnyServiceEntry, as key: ServiceKey) {
+        if hierarchy.isInspecting {
+            hierarchy.state.noteRequest(key, scope: entry.objectScopeName)
+        } else {
+            entry.resolutionCount &+= 1
         }
-        return parent?.directSlot(for: key)
     }
 
     /// Every resolve the inlined path does not serve: forwarded keys, wrappers, graph identifiers,
@@ -108,11 +117,7 @@ extension Container: Resolver {
         }
         let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
         let state = hierarchy.state
-        if hierarchy.isInspecting {
-            state.noteRequest(key, scope: entry.objectScopeName)
-        } else {
-            entry.resolutionCount &+= 1
-        }
+        noteResolution(of: entry, as: key)
         return try state.withCall { () throws(DIError) in
             try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
         }
@@ -126,22 +131,13 @@ extension Container: Resolver {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self)
-        var container = self
-        while true {
-            if let slot = container.table.slot(for: key), !slot.isForwarded {
-                let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
-                if hierarchy.isInspecting {
-                    hierarchy.state.noteRequest(key, scope: entry.objectScopeName)
-                } else {
-                    entry.resolutionCount &+= 1
-                }
-                let state = hierarchy.state
-                return try state.withCall { () throws(DIError) in
-                    try state.resolveNew(entry, as: key, arguments: (), resolver: resolver)
-                }
+        if let slot = directSlot(for: key) {
+            let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+            noteResolution(of: entry, as: key)
+            let state = hierarchy.state
+            return try state.withCall { () throws(DIError) in
+                try state.resolveNew(entry, as: key, arguments: (), resolver: resolver)
             }
-            guard let parent = container.parent else { break }
-            container = parent
         }
         // Forwarded keys and wrappers resolve as usual.
         return try resolve(serviceType, name: name, arguments: (), resolver: resolver)
@@ -154,11 +150,7 @@ extension Container: Resolver {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let state = hierarchy.state
-        if hierarchy.isInspecting {
-            state.noteRequest(key, scope: entry.objectScopeName)
-        } else {
-            entry.resolutionCount &+= 1
-        }
+        noteResolution(of: entry, as: key)
         let instance = try state.withCall { () throws(DIError) in
             try entry.resolveForwarded(as: key, arguments: arguments, state: state, resolver: resolver)
         }
@@ -211,6 +203,7 @@ extension Container: Resolver {
     }
 
     /// The slot registered under `key` here or in the nearest ancestor that has one.
+    @usableFromInline
     func slot(for key: ServiceKey) -> Slot? {
         var container: Container? = self
         while let current = container {

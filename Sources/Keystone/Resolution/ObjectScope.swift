@@ -125,7 +125,9 @@ enum ScopeKind: UInt8, Sendable {
     case weak
     case custom
 
-    init(_ scope: any ObjectScopeProtocol) {
-        self = (scope as? ObjectScope)?.kind ?? .custom
+    /// How `scope` keeps instances, and whether a `.container`-kind scope keeps value types too.
+    static func of(_ scope: any ObjectScopeProtocol) -> (kind: ScopeKind, sharesValues: Bool) {
+        guard let scope = scope as? ObjectScope else { return (.custom, true) }
+        return (scope.kind, scope.sharesValues)
     }
 }

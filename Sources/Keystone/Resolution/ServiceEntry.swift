@@ -98,13 +98,7 @@ public final class ServiceEntry<Service> {
         self.key = key
         self.registeredAt = Date()
         self.objectScope = scope
-        if let scope = scope as? ObjectScope {
-            self.kind = scope.kind
-            self.sharesValues = scope.sharesValues
-        } else {
-            self.kind = .custom
-            self.sharesValues = true
-        }
+        (kind, sharesValues) = ScopeKind.of(scope)
         self.plainFactory = plainFactory
         self.argumentFactory = argumentFactory
     }
@@ -127,8 +121,7 @@ public final class ServiceEntry<Service> {
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         discardInstance()
         self.objectScope = objectScope
-        kind = ScopeKind(objectScope)
-        sharesValues = (objectScope as? ObjectScope)?.sharesValues ?? true
+        (kind, sharesValues) = ScopeKind.of(objectScope)
         storage = nil
         return self
     }
