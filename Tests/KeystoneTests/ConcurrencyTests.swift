@@ -291,26 +291,64 @@ struct ConcurrencyTests {
     }
 
     #if DEBUG
-    @Test("In debug builds, a second thread entering an unsynchronized container mid-resolve stops with advice")
+    @Test("In debug builds, a second thread entering an unsynchronized container while another runs its resolve stops with advice")
     func unsynchronizedMisuseIsCaught() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let container = Container()
-            let inFactory = DispatchSemaphore(value: 0)
+            // A custom scope's storage is read by the engine itself (not by a factory), so while it waits the
+            // first thread is inside the resolve path: a second thread entering then is concurrent use.
+            let inStorage = DispatchSemaphore(value: 0)
             let finish = DispatchSemaphore(value: 0)
-            container.register(Config.self) { _ in
-                inFactory.signal()
-                finish.wait()
-                return Config()
+            final class StallingStorage: InstanceStorage, @unchecked Sendable {
+                let inStorage: DispatchSemaphore
+                let finish: DispatchSemaphore
+                init(_ inStorage: DispatchSemaphore, _ finish: DispatchSemaphore) {
+                    self.inStorage = inStorage
+                    self.finish = finish
+                }
+                var instance: Any? {
+                    get { nil }
+                    set {}
+                }
+                func instance(inGraph graph: GraphIdentifier) -> Any? {
+                    inStorage.signal()
+                    finish.wait()
+                    return nil
+                }
             }
+            let stalling = ObjectScope(storageFactory: { StallingStorage(inStorage, finish) }, description: "stalling")
+            let container = Container()
+            container.register(Config.self) { _ in Config() }.inObjectScope(stalling)
             container.register(Cache.self) { _ in Cache() }
             nonisolated(unsafe) let shared = container  // the misuse under test
             Thread { _ = shared.resolve(Config.self) }.start()
-            inFactory.wait()
+            inStorage.wait()
             _ = container.resolve(Cache.self)
         }.map { result in
             let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-            #expect(message.contains("entered by a second thread while a resolve was in flight"))
+            #expect(message.contains("entered by a second thread while another thread was resolving from it"))
             #expect(message.contains("container.synchronize()"))
+        }
+    }
+
+    @Test("A factory may hand work to another thread that resolves from the same unsynchronized container, and wait for it")
+    func sequentialHandOffIsAllowed() async {
+        await #expect(processExitsWith: .success) {
+            let container = Container()
+            container.register(Cache.self) { _ in Cache() }
+            container.register(Config.self) { [unowned container] _ in
+                // The factory waits while the other thread resolves: one thread at a time, so no misuse.
+                let done = DispatchSemaphore(value: 0)
+                nonisolated(unsafe) let handedOff = container
+                nonisolated(unsafe) var cache: Cache?
+                Thread {
+                    cache = handedOff.resolve(Cache.self)
+                    done.signal()
+                }.start()
+                done.wait()
+                precondition(cache != nil)
+                return Config()
+            }
+            precondition(container.resolve(Config.self) != nil)
         }
     }
     #endif

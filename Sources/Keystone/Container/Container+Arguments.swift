@@ -25,7 +25,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, factory: factory)
+        registerPacked(serviceType, name: name, argumentCount: 1, factory: factory)
     }
 
     /// Registers how to make `serviceType` from two runtime arguments, passed by
@@ -50,7 +50,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2)) in
+        registerPacked(serviceType, name: name, argumentCount: 2) { (resolver: any Resolver, arguments: (Arg1, Arg2)) in
             try factory(resolver, arguments.0, arguments.1)
         }
     }
@@ -72,7 +72,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3)) in
+        registerPacked(serviceType, name: name, argumentCount: 3) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2)
         }
     }
@@ -94,7 +94,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4)) in
+        registerPacked(serviceType, name: name, argumentCount: 4) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3)
         }
     }
@@ -116,7 +116,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5)) in
+        registerPacked(serviceType, name: name, argumentCount: 5) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4)
         }
     }
@@ -138,7 +138,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6)) in
+        registerPacked(serviceType, name: name, argumentCount: 6) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5)
         }
     }
@@ -160,7 +160,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7)) in
+        registerPacked(serviceType, name: name, argumentCount: 7) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5, arguments.6)
         }
     }
@@ -182,7 +182,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8)) in
+        registerPacked(serviceType, name: name, argumentCount: 8) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5, arguments.6, arguments.7)
         }
     }
@@ -204,7 +204,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9)) in
+        registerPacked(serviceType, name: name, argumentCount: 9) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5, arguments.6, arguments.7, arguments.8)
         }
     }

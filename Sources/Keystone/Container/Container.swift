@@ -36,7 +36,7 @@ public final class Container {
     @exclusivity(unchecked) private var behaviors: [any Behavior] = []
     /// What entries hold to reach this container: a weak reference would give the container a side
     /// table, and every retain and release of it would then take the slow path.
-    private let token = ContainerToken()
+    private let token: ContainerToken
     /// The fronts' bookkeeping for this container (Registry startup state, what the facades registered),
     /// opaque to the engine and read and written under the hierarchy's lock.
     @exclusivity(unchecked) var frontBook: AnyObject?
@@ -65,6 +65,7 @@ public final class Container {
         self.parent = parent
         self.defaultObjectScope = defaultObjectScope
         self.hierarchy = parent?.hierarchy ?? Hierarchy()
+        self.token = ContainerToken(hierarchy: hierarchy)
         for behavior in behaviors {
             addBehavior(behavior)
         }
@@ -73,6 +74,7 @@ public final class Container {
     }
 
     deinit {
+        hierarchy.discardPending(of: self)
         token.container = nil
     }
 
@@ -91,6 +93,10 @@ public final class Container {
     /// }
     /// ```
     ///
+    /// The registration is published whole: other threads see it, with everything chained to it
+    /// (`inObjectScope`, `initCompleted`, `implements`), once the statement that registered it has ended,
+    /// or once this thread makes its next call into the container, whichever comes first.
+    ///
     /// - Parameters:
     ///   - serviceType: The type to resolve the registration as, usually a protocol.
     ///   - name: A name that tells apart registrations of the same service type.
@@ -105,7 +111,7 @@ public final class Container {
     ) -> ServiceEntry<Service> {
         add(
             ServiceEntry(
-                key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self),
+                key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0),
                 scope: defaultObjectScope,
                 plainFactory: factory,
                 argumentFactory: nil,
@@ -115,16 +121,22 @@ public final class Container {
     }
 
     /// Registers a factory that takes runtime arguments; the overloads of `register` with arguments
-    /// call it with the arguments packed into one tuple.
+    /// call it with the arguments packed into one tuple, and their count.
     @inlinable
     func registerPacked<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
+        argumentCount: Int,
         factory: @escaping (any Resolver, Arguments) throws -> Service
     ) -> ServiceEntry<Service> {
         add(
             ServiceEntry(
-                key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self),
+                key: ServiceKey(
+                    serviceType: Service.self,
+                    name: name,
+                    argumentsType: Arguments.self,
+                    argumentCount: argumentCount
+                ),
                 scope: defaultObjectScope,
                 plainFactory: nil,
                 argumentFactory: ArgumentFactory(factory),
@@ -133,32 +145,52 @@ public final class Container {
         )
     }
 
-    /// Adds `entry` to the table; inlined, so that the entry's conformance to `AnyServiceEntry` is known
-    /// at compile time.
+    /// Adds `entry` as a pending registration and tells the behaviors; inlined, so that the entry's
+    /// conformance to `AnyServiceEntry` is known at compile time.
     @inlinable
     func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        let behaviors = insert(Slot(key: entry.key, entry: entry, isForwarded: false))
+        let behaviors = addPending(entry)
         if !behaviors.isEmpty {
             notify(behaviors, of: Service.self, registeredTo: entry, name: entry.key.name)
         }
         return entry
     }
 
-    /// Inserts `slot` under the lock, discarding the instance of the registration it replaces, and
-    /// returns the behaviors to tell.
+    /// Keeps `entry` out of the table until it is whole (see ``PendingRegistration``), and returns the
+    /// behaviors to tell.
     @usableFromInline
-    func insert(_ slot: Slot) -> [any Behavior] {
+    func addPending(_ entry: any AnyServiceEntry) -> [any Behavior] {
         withHierarchyLock {
-            if !slot.isForwarded {
-                slot.entry.owner = token
-            }
-            if let replaced = table.insert(slot) {
-                hierarchy.state.retire(replaced.entry)
-                if !replaced.isForwarded, replaced.entry !== slot.entry {
-                    replaced.entry.discardInstance()
-                }
-            }
+            entry.owner = token
+            hierarchy.addPending(entry, key: entry.key, in: self)
             return behaviors
+        }
+    }
+
+    /// Publishes a pending registration: its key and the keys forwarded to it go into the table. The
+    /// caller holds the lock.
+    func publish(_ registration: PendingRegistration) {
+        var replaced = insert(Slot(key: registration.key, entry: registration.entry, isForwarded: false))
+        for key in registration.forwarded {
+            replaced += insert(Slot(key: key, entry: registration.entry, isForwarded: true))
+        }
+        discardUnreachable(replaced)
+    }
+
+    /// Puts `slot` in the table and returns the entry it replaced, if any, kept alive until the call in
+    /// flight ends. The caller holds the lock and discards what is returned once the table is settled.
+    private func insert(_ slot: Slot) -> [any AnyServiceEntry] {
+        guard let replaced = table.insert(slot), replaced.entry !== slot.entry else { return [] }
+        hierarchy.state.retire(replaced.entry)
+        return [replaced.entry]
+    }
+
+    /// Discards the instances of `entries` that no key of this container leads to any longer. An entry
+    /// replaced under its own key keeps its instance while a key forwarded to it (`implements`) still
+    /// reaches it, as in Swinject. The caller holds the lock.
+    private func discardUnreachable(_ entries: [any AnyServiceEntry]) {
+        for entry in entries where !table.references(entry) {
+            entry.discardInstance()
         }
     }
 
@@ -194,8 +226,14 @@ public final class Container {
         name: String? = nil,
         to service: ServiceEntry<Service>
     ) {
-        let key = ServiceKey(serviceType: Forwarded.self, name: name, argumentsType: service.key.argumentsType)
-        notify(insert(Slot(key: key, entry: service, isForwarded: true)), of: Forwarded.self, registeredTo: service, name: name)
+        let slot = Slot(key: service.key.with(serviceType: Forwarded.self, name: name), entry: service, isForwarded: true)
+        let told = withHierarchyLockKeepingPending {
+            if !hierarchy.addPendingForward(slot) {
+                discardUnreachable(insert(slot))
+            }
+            return self.behaviors
+        }
+        notify(told, of: Forwarded.self, registeredTo: service, name: name)
     }
 
     /// Adds a behavior, told about every registration made from now on.
@@ -208,13 +246,19 @@ public final class Container {
     /// Removes every registration of this container (not of its parent) and the instances they hold.
     public func removeAll() {
         withHierarchyLock {
+            var removed: [any AnyServiceEntry] = []
             table.forEach { slot in
-                hierarchy.state.retire(slot.entry)
-                if !slot.isForwarded {
-                    slot.entry.discardInstance()
+                if !removed.contains(where: { $0 === slot.entry }) {
+                    removed.append(slot.entry)
                 }
             }
-            table.removeAll()
+            // The table is empty before any instance goes: a deinitializer may register again.
+            let storage = table.removeAll()
+            for entry in removed {
+                hierarchy.state.retire(entry)
+                entry.discardInstance()
+            }
+            withExtendedLifetime(storage) {}
         }
     }
 
@@ -231,11 +275,18 @@ public final class Container {
     /// Discards the instances held by registrations in a scope of your own, in this container and its
     /// ancestors.
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol) {
-        discardInstances { entry in entry.objectScope === objectScope }
+        withHierarchyLock {
+            var container: Container? = self
+            while let current = container {
+                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope })
+                container = current.parent
+            }
+        }
     }
 
     /// Discards the instances of `serviceType` held by registrations in `objectScope`, in this
-    /// container and its ancestors.
+    /// container and its ancestors, as Swinject does: keys forwarded to a registration count as its
+    /// service type, and a container with no key of `serviceType` leaves its ancestors alone.
     ///
     /// ```swift
     /// container.resetObjectScope(.container, serviceType: Session.self)
@@ -245,22 +296,35 @@ public final class Container {
     }
 
     /// Discards the instances of `serviceType` held by registrations in a scope of your own, in this
-    /// container and its ancestors.
+    /// container and its ancestors, by the same rules as the `ObjectScope` overload.
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
-        discardInstances { entry in entry.objectScope === objectScope && entry.key.serviceType == serviceType }
-    }
-
-    private func discardInstances(where matches: (any AnyServiceEntry) -> Bool) {
         withHierarchyLock {
             var container: Container? = self
             while let current = container {
-                current.table.forEach { slot in
-                    if !slot.isForwarded, matches(slot.entry) {
-                        slot.entry.discardInstance()
-                    }
-                }
+                let matching = current.entries { $0.key.serviceType == serviceType }
+                guard !matching.isEmpty else { return }
+                current.discardInstances(of: matching.filter { $0.objectScope === objectScope })
                 container = current.parent
             }
+        }
+    }
+
+    /// The distinct entries of this container that a slot accepted by `matches` leads to, forwarded
+    /// slots included. The caller holds the lock.
+    private func entries(where matches: (Slot) -> Bool) -> [any AnyServiceEntry] {
+        var found: [any AnyServiceEntry] = []
+        table.forEach { slot in
+            if matches(slot), !found.contains(where: { $0 === slot.entry }) {
+                found.append(slot.entry)
+            }
+        }
+        return found
+    }
+
+    /// Discards the instances `entries` hold, after the table walk that found them.
+    private func discardInstances(of entries: [any AnyServiceEntry]) {
+        for entry in entries {
+            entry.discardInstance()
         }
     }
 
@@ -312,9 +376,21 @@ public final class Container {
         }
     }
 
-    /// Runs `body` under the hierarchy's lock, so that registering and resetting never race with the
-    /// resolves of a synchronized view (nor with each other).
+    /// Runs `body` under the hierarchy's lock, once the registrations that are whole are published, so
+    /// that registering and resetting never race with the resolves of a synchronized view (nor with each
+    /// other), and this thread sees its own registrations.
     func withHierarchyLock<Result>(_ body: () -> Result) -> Result {
+        hierarchy.withLock {
+            if hierarchy.hasPending {
+                hierarchy.publishPending()
+            }
+            return body()
+        }
+    }
+
+    /// Runs `body` under the hierarchy's lock without publishing: for the calls chained to a
+    /// registration (`implements`), which configure it before it is published.
+    func withHierarchyLockKeepingPending<Result>(_ body: () -> Result) -> Result {
         hierarchy.withLock(body)
     }
 }

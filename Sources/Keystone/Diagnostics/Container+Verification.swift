@@ -112,30 +112,42 @@ extension Container {
 /// samples.add(Animal.self, arguments: "Spirit", true)
 /// #expect(container.verify(samples: samples) == [])
 /// ```
-public struct SampleArguments: @unchecked Sendable {
-    // @unchecked: each stored closure captures only the sample values given to `add`; they are called
-    // under the hierarchy's lock by `verify` and `dependencyGraph`.
-
-    /// Resolves, by key; each throws only `DIError`.
-    var resolves: [ServiceKey: (Container) throws -> Void] = [:]
+public struct SampleArguments: Sendable {
+    /// Resolves, by key; each throws only `DIError`. Each captures only the key and the sample values,
+    /// which are `Sendable`.
+    var resolves: [ServiceKey: @Sendable (Container) throws -> Void] = [:]
 
     /// Creates an empty set of samples.
     public init() {}
 
     /// Adds the arguments to resolve the registration of `serviceType` under `name` with; their static
     /// types must be the registration's argument types.
-    public mutating func add<Service, each Argument>(
+    public mutating func add<Service, each Argument: Sendable>(
         _ serviceType: Service.Type,
         name: String? = nil,
         arguments: repeat each Argument
     ) {
-        add(Service.self, name: name, packed: (repeat each arguments))
+        var count = 0
+        for _ in repeat (each Argument).self {
+            count += 1
+        }
+        add(Service.self, name: name, argumentCount: count, packed: (repeat each arguments))
     }
 
-    private mutating func add<Service, Arguments>(_ serviceType: Service.Type, name: String?, packed: Arguments) {
-        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
+    private mutating func add<Service, Arguments: Sendable>(
+        _ serviceType: Service.Type,
+        name: String?,
+        argumentCount: Int,
+        packed: Arguments
+    ) {
+        let key = ServiceKey(
+            serviceType: Service.self,
+            name: name,
+            argumentsType: Arguments.self,
+            argumentCount: argumentCount
+        )
         resolves[key] = { container in
-            _ = try container.resolve(Service.self, name: name, arguments: packed, resolver: container)
+            let _: Service = try container.resolve(key, arguments: packed, resolver: container)
         }
     }
 }

@@ -26,6 +26,11 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// leads back to it, for example `A -> B -> A`.
     case circularDependency(path: [ServiceKey])
 
+    /// Resolutions nested deeper than `limit` while serving one call, with no cycle among them: `path`
+    /// is the chain, outermost first, ending with the key that would have gone deeper. Usually a factory
+    /// that resolves its own registration with ever new runtime arguments and never stops.
+    case depthLimitExceeded(path: [ServiceKey], limit: Int)
+
     /// A factory or an `initCompleted` action threw `underlying` while resolving `key`.
     ///
     /// `path` lists the resolutions in flight that led to `key`, outermost first, not including `key`.
@@ -51,6 +56,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
             key
         case .circularDependency(let path):
             path.first
+        case .depthLimitExceeded(let path, _):
+            path.last
         case .invalidUsage:
             nil
         }
@@ -83,6 +90,11 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "Fix: let one of these factories stop resolving the next in its initializer and inject it in "
                 + ".initCompleted { resolver, instance in ... } instead, with a scope other than .transient "
                 + "(or use Lazy/Provider)."
+        case .depthLimitExceeded(let path, let limit):
+            return "Resolutions nested deeper than \(limit) levels: \(Self.render(path)).\n"
+                + "No registration repeats with the same arguments, so this is not a cycle, but it does not end. "
+                + "Fix: make the recursion stop (a factory that resolves its own registration must reach a case "
+                + "that resolves nothing more), or flatten the chain."
         case .factoryFailed(let key, let path, let underlying):
             var text = "The factory for \(key) threw: \(underlying)"
             if !path.isEmpty {
@@ -106,6 +118,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
             lk == rk && lp == rp && Set(lc) == Set(rc)
         case (.circularDependency(let lp), .circularDependency(let rp)):
             lp == rp
+        case (.depthLimitExceeded(let lp, let ll), .depthLimitExceeded(let rp, let rl)):
+            lp == rp && ll == rl
         case (.factoryFailed(let lk, let lp, let lu), .factoryFailed(let rk, let rp, let ru)):
             lk == rk && lp == rp && type(of: lu) == type(of: ru) && String(describing: lu) == String(describing: ru)
         case (.typeMismatch(let lk, let lt), .typeMismatch(let rk, let rt)):

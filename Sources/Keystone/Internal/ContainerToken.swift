@@ -1,10 +1,16 @@
-/// A container as its registrations see it: the container while it exists, `nil` after.
+/// A container as its registrations see it: the container while it exists, `nil` after, and the
+/// hierarchy whose lock guards the registrations' configuration.
 ///
 /// A `ServiceEntry` holds its container's token instead of a weak reference to the container, so that
 /// the container has no side table and stays cheap to retain on the resolve path. The container clears
-/// the token when it is deinitialized; entries use it only to register (`implements`), which happens on
-/// one thread before the container is shared.
+/// the token when it is deinitialized; entries use `container` only to forward keys (`implements`), from
+/// the code that registered them, which holds the container.
 @usableFromInline
 final class ContainerToken {
     unowned(unsafe) var container: Container?
+    let hierarchy: Hierarchy
+
+    init(hierarchy: Hierarchy) {
+        self.hierarchy = hierarchy
+    }
 }

@@ -1,17 +1,26 @@
 public import Foundation
 
 /// What one container hierarchy shares: the recursive lock that every synchronized view, `Lazy` and
-/// `Provider` of the hierarchy takes, and the state of the resolution in flight.
+/// `Provider` of the hierarchy takes, the state of the resolution in flight, and the registrations not
+/// yet published.
 @usableFromInline
 final class Hierarchy: @unchecked Sendable {
-    // @unchecked: `lock` is thread-safe; `state` and `isInspecting` are used under `lock` by every
-    // synchronized path, and by the one thread an unsynchronized container is confined to otherwise.
+    // @unchecked: `lock` is thread-safe; every other field is used under `lock` by every synchronized
+    // path, and by the one thread an unsynchronized container is confined to otherwise.
 
     @usableFromInline let lock = NSRecursiveLock()
     @usableFromInline let state = ResolutionState()
     /// Set while `verify()` or `dependencyGraph()` explores the hierarchy, under the lock: resolves then
     /// take the slow path, which records what they do and keeps instances in a throwaway sandbox.
     @exclusivity(unchecked) @usableFromInline var isInspecting = false
+    /// Registrations made but not visible yet: see ``PendingRegistration``.
+    @exclusivity(unchecked) private var pending: [PendingRegistration] = []
+    /// Whether `pending` has any; every resolve reads it before looking anything up.
+    @exclusivity(unchecked) @usableFromInline private(set) var hasPending = false
+    /// Set once a synchronized view of the hierarchy exists. Before, the hierarchy is confined to one
+    /// thread at a time and a registration is published at once; from then on, other threads may
+    /// resolve while one registers, and registrations are published whole (``PendingRegistration``).
+    @exclusivity(unchecked) private(set) var isShared = false
 
     init() {}
 
@@ -21,5 +30,108 @@ final class Hierarchy: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body()
+    }
+
+    /// Runs `body` holding the lock, with the registrations that are whole published before it, and this
+    /// thread's published after it: for the fronts, whose registrations are whole when `body` returns.
+    func withLockPublishing<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        publishPending()
+        defer { publishPending() }
+        return try body()
+    }
+
+    /// Marks the hierarchy as shared with other threads (``Container/synchronize()``).
+    func share() {
+        withLock { isShared = true }
+    }
+
+    // MARK: - Publishing registrations whole
+
+    /// Keeps `entry`, just registered in `container` under `key`, out of every table until it is whole;
+    /// publishes it at once while no other thread may be resolving. The caller holds the lock.
+    func addPending(_ entry: any AnyServiceEntry, key: ServiceKey, in container: Container) {
+        let registration = PendingRegistration(container: container, entry: entry, key: key)
+        guard isShared else {
+            container.publish(registration)
+            return
+        }
+        pending.append(registration)
+        hasPending = true
+    }
+
+    /// Adds `slot`, a key forwarded to an entry that is not published yet, to that entry's pending
+    /// registration; returns `false` when the entry is published already. The caller holds the lock.
+    func addPendingForward(_ slot: Slot) -> Bool {
+        guard let index = pending.lastIndex(where: { $0.entry === slot.entry }) else { return false }
+        pending[index].forwarded.append(slot.key)
+        return true
+    }
+
+    /// Publishes the registrations that are whole: every one this thread made, and those other threads
+    /// made whose registering code no longer holds their entry.
+    @usableFromInline
+    func publishPending() {
+        withLock {
+            guard hasPending else { return }
+            var ready: [PendingRegistration] = []
+            var index = 0
+            while index < pending.count {
+                // Tested in place: a copy would hold a second reference.
+                if pending[index].thread.isCurrent || isKnownUniquelyReferenced(&pending[index].holder) {
+                    ready.append(pending.remove(at: index))
+                } else {
+                    index += 1
+                }
+            }
+            // Settled before anything is published: publishing may release replaced instances, whose
+            // deinitializers may register again.
+            hasPending = !pending.isEmpty
+            for registration in ready {
+                registration.container.publish(registration)
+            }
+        }
+    }
+
+    /// Forgets the pending registrations of `container`, which is being deinitialized.
+    func discardPending(of container: Container) {
+        withLock {
+            guard hasPending else { return }
+            pending.removeAll { $0.container === container }
+            hasPending = !pending.isEmpty
+        }
+    }
+}
+
+/// A registration made but not yet published to its container's table, so that no other thread sees it
+/// half configured.
+///
+/// `register` returns the entry, and the calls chained to it (`inObjectScope`, `initCompleted`,
+/// `implements`) configure it after `register` has returned. The registration is published, whole, as
+/// soon as one of these happens:
+/// - the registering thread makes any other call into the hierarchy (a resolve, another registration,
+///   a reset), so that it always sees its own registrations;
+/// - another thread makes a call into the hierarchy after the registering code has let go of the entry
+///   (the statement that registered it has ended), which ``holder`` tells.
+struct PendingRegistration {
+    /// The container registered in; it removes its pending registrations when it is deinitialized.
+    unowned(unsafe) let container: Container
+    /// The entry, for publishing. Unowned: `holder` keeps it alive, and must be its only reference held
+    /// here for the uniqueness test to mean "nobody outside the hierarchy holds it" (registration row).
+    unowned(unsafe) let entry: any AnyServiceEntry
+    /// The entry's one strong reference held here: once it is the only one, the code that registered
+    /// the entry has finished configuring it.
+    var holder: AnyObject
+    let key: ServiceKey
+    /// Keys forwarded to the entry (`implements`) before it was published.
+    var forwarded: [ServiceKey] = []
+    let thread = ThreadIdentity.current
+
+    init(container: Container, entry: any AnyServiceEntry, key: ServiceKey) {
+        self.container = container
+        self.entry = entry
+        self.holder = entry
+        self.key = key
     }
 }

@@ -71,7 +71,8 @@ extension DIError {
     /// How many keys the error's path has, for keeping the most informative of two reports.
     fileprivate var pathLength: Int {
         switch self {
-        case .notRegistered(_, let path, _), .factoryFailed(_, let path, _), .circularDependency(let path):
+        case .notRegistered(_, let path, _), .factoryFailed(_, let path, _), .circularDependency(let path),
+            .depthLimitExceeded(let path, _):
             path.count
         default:
             0

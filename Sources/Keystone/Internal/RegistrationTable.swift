@@ -1,3 +1,5 @@
+import Foundation
+
 /// A registration as the table holds it: the key it is registered under, and the entry that key leads
 /// to, registered under it or forwarded to it from another service type (`implements`).
 @usableFromInline
@@ -58,7 +60,7 @@ final class RegistrationTable {
             if let index {
                 return index.position(of: key, hash: NameIndex.hash(of: key.name), in: slots)
             }
-            return slots.firstIndex { $0.key.argumentsType == key.argumentsType && $0.key.name == key.name }
+            return slots.firstIndex { $0.key.matches(key) }
         }
 
         /// Adds `slot`, or replaces the registration under its key; returns the one replaced.
@@ -128,10 +130,17 @@ final class RegistrationTable {
             positions = Array(repeating: 0, count: size)
         }
 
-        /// FNV-1a over the name's UTF-8 bytes: names are chosen by the app's developers, not by an
-        /// adversary, so a fast hash serves, where `Hasher`'s SipHash would cost more than the lookup.
+        /// FNV-1a over the UTF-8 bytes of the name's canonical composition (NFC): names are chosen by the
+        /// app's developers, not by an adversary, so a fast hash serves, where `Hasher`'s SipHash would
+        /// cost more than the lookup. Names are compared with `String ==`, which holds canonically
+        /// equivalent spellings equal ("é" precomposed or as "e" and a combining accent, "K" or the
+        /// Kelvin sign), so they must hash alike: an ASCII name is its own composition, any other is
+        /// composed first.
         static func hash(of name: String?) -> Int {
             guard var name else { return 0 }
+            if !name.utf8.allSatisfy({ $0 < 0x80 }) {
+                name = name.precomposedStringWithCanonicalMapping
+            }
             return name.withUTF8 { bytes in
                 var hash: UInt64 = 0xCBF2_9CE4_8422_2325
                 for byte in bytes {
@@ -147,8 +156,7 @@ final class RegistrationTable {
             while positions[place] != 0 {
                 if hashes[place] == hash {
                     let position = Int(positions[place]) &- 1
-                    let candidate = slots[position].key
-                    if candidate.name == key.name, candidate.argumentsType == key.argumentsType {
+                    if slots[position].key.matches(key) {
                         return position
                     }
                 }
@@ -214,7 +222,7 @@ final class RegistrationTable {
             guard case .one(let slot) = registrations, !slot.isForwarded else {
                 return
             }
-            argumentsBits = RegistrationTable.bits(of: slot.key.argumentsType)
+            argumentsBits = RegistrationTable.argumentsBits(of: slot.key)
             name = slot.key.name
             entry = Unmanaged.passUnretained(slot.entry as AnyObject)
             resolveErased = slot.entry.resolveErased
@@ -268,6 +276,14 @@ final class RegistrationTable {
         UInt(bitPattern: ObjectIdentifier(type))
     }
 
+    /// The argument types of `key` and whether it takes exactly one argument, as one word: metadata
+    /// pointers are aligned, so their lowest bit is free to tell one argument of tuple type from several
+    /// arguments of the same types, and one `Void` argument from none.
+    @inlinable
+    static func argumentsBits(of key: ServiceKey) -> UInt {
+        bits(of: key.argumentsType) | (key.argumentCount == 1 ? 1 : 0)
+    }
+
     @inlinable
     static func position(of bits: UInt, mask: Int) -> Int {
         // Fibonacci hashing: the high bits of the product mix every bit of the pointer.
@@ -298,7 +314,7 @@ final class RegistrationTable {
     func lookup(_ key: ServiceKey) -> Lookup {
         guard let index = index(of: key.serviceType) else { return .missing }
         let slot = hot + index
-        if let entry = slot.pointee.entry, slot.pointee.argumentsBits == Self.bits(of: key.argumentsType),
+        if let entry = slot.pointee.entry, slot.pointee.argumentsBits == Self.argumentsBits(of: key),
             slot.pointee.name == key.name
         {
             return .registered(entry, slot.pointee.resolveErased)
@@ -329,7 +345,7 @@ final class RegistrationTable {
         case nil:
             return nil
         case .one(let slot):
-            return slot.key.argumentsType == key.argumentsType && slot.key.name == key.name ? slot : nil
+            return slot.key.matches(key) ? slot : nil
         case .several(let bucket):
             return bucket.position(of: key).map { bucket.slots[$0] }
         }
@@ -392,13 +408,25 @@ final class RegistrationTable {
         return slot
     }
 
-    /// Removes every registration.
-    func removeAll() {
+    /// Removes every registration, and returns them: the caller releases them once the table is
+    /// settled, since a released entry may run deinitializers that register again.
+    func removeAll() -> [Registrations?] {
+        let removed = buckets
         for index in 0..<capacity where buckets[index] != nil {
             buckets[index] = nil
             hot[index] = HotSlot()
         }
         count = 0
+        return removed
+    }
+
+    /// Whether some key of the table leads to `entry`, registered or forwarded.
+    func references(_ entry: any AnyServiceEntry) -> Bool {
+        var found = false
+        forEach { slot in
+            found = found || slot.entry === entry
+        }
+        return found
     }
 
     /// Every registration, in no particular order.

@@ -48,9 +48,6 @@ extension ResolutionState {
 
     /// Runs the factory and the `initCompleted` actions of `entry` in a frame of their own; stores the
     /// instance in its scope if `keep`.
-    ///
-    /// The frame holds the entry strongly, and the entry is not touched once the frame is popped: a
-    /// factory may replace its own registration, and the table's reference was the last one.
     @inlinable
     func create<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
@@ -59,11 +56,34 @@ extension ResolutionState {
         resolver: any Resolver,
         keep: Bool
     ) throws(DIError) -> Service {
-        let index = try push(entry, as: key, reentering: entry.activeFrames > 0)
+        // The frame points to the arguments, to tell recursion from a cycle (`checkReentry`).
+        try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Service in
+            try create(entry, as: key, argumentsAt: arguments, resolver: resolver, keep: keep)
+        }
+    }
+
+    /// ``create(_:as:arguments:resolver:keep:)`` with the arguments in place.
+    ///
+    /// The entry is not touched once its frame is popped: a factory may replace its own registration, and
+    /// what keeps the entry alive until the top-level call ends is `retired`, not the frame.
+    @inlinable
+    func create<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        argumentsAt arguments: UnsafePointer<Arguments>,
+        resolver: any Resolver,
+        keep: Bool
+    ) throws(DIError) -> Service {
+        if entry.activeFrames > 0 {
+            try checkReentry(of: entry, as: key, arguments: arguments)
+        }
+        let index = try push(entry, as: key, arguments: UnsafeRawPointer(arguments), isUnique: !keep)
         entry.activeFrames &+= 1
         let made: Service
         do {
-            made = try entry.make(resolver, arguments)
+            userCodeWillRun()
+            defer { userCodeDidRun() }
+            made = try entry.make(resolver, arguments.pointee)
         } catch {
             entry.activeFrames &-= 1
             throw abandon(error, key: key)
@@ -76,10 +96,10 @@ extension ResolutionState {
                 return existing
             }
             store(made, in: entry, tainted: frames[index].tainted)
-            frames[index].produced = true
         }
+        frames[index].produced = true
         if entry.hasInitCompletedActions,
-            let failure = completeInitialization(of: made, in: entry, as: key, resolver: resolver, keep: keep, frame: index)
+            let failure = completeInitialization(of: made, in: entry, resolver: resolver, keep: keep, frame: index)
         {
             entry.activeFrames &-= 1
             throw abandon(failure, key: key)
@@ -89,32 +109,50 @@ extension ResolutionState {
         return made
     }
 
-    /// Runs the `initCompleted` actions of a new instance; returns the error one threw, after discarding
-    /// the kept instance.
+    /// Runs the `initCompleted` actions of a new instance; returns the error one threw. A kept instance
+    /// that did not complete (an action threw, or a cycle was found meanwhile) is discarded from its
+    /// scope and from the graph, so that nothing half-built is reused.
     @usableFromInline
     func completeInitialization<Service>(
         of made: Service,
         in entry: ServiceEntry<Service>,
-        as key: ServiceKey,
         resolver: any Resolver,
         keep: Bool,
         frame index: Int
     ) -> (any Error)? {
-        for action in entry.initCompletedActions {
+        var thrown: (any Error)?
+        for action in entry.initCompletedActions where thrown == nil {
+            userCodeWillRun()
+            defer { userCodeDidRun() }
             do {
                 try action(resolver, made)
             } catch {
-                if keep {
-                    entry.discardInstance()
-                }
-                return error
+                thrown = error
             }
         }
-        if keep, frames[index].tainted {
-            // A cycle was found while `initCompleted` ran: the stored instance is incomplete.
-            entry.discardInstance()
+        if keep, thrown != nil || frames[index].tainted {
+            discardIncomplete(entry)
         }
-        return nil
+        return thrown
+    }
+
+    /// Forgets the instance `entry` has just stored, in its scope and in the current graph.
+    @usableFromInline
+    func discardIncomplete<Service>(_ entry: ServiceEntry<Service>) {
+        if let restored {
+            restored.forget(entry.graphRecordKey)
+        } else if entry.graphEpoch == epoch {
+            entry.graphInstance = nil
+        }
+        if let inspection {
+            // Inspecting: the instance went to the sandbox, not to the scope.
+            inspection.sandbox[ObjectIdentifier(entry)] = nil
+            return
+        }
+        entry.discardInstance()
+        if entry.kind == .custom, let graph = currentGraph() {
+            entry.customStorage().setInstance(nil, inGraph: graph)
+        }
     }
 
     // MARK: - Instances
@@ -138,7 +176,8 @@ extension ResolutionState {
     }
 
     /// Stores a new instance of `entry` in its scope; a tainted one (built around a cycle) only for the
-    /// rest of the failing call.
+    /// rest of the failing call. `.graph` and `.weak` share class instances only: a value type's factory
+    /// runs on every resolve, as in Swinject.
     @inlinable
     func store<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
         if inspection == nil, restored == nil {
@@ -146,18 +185,26 @@ extension ResolutionState {
             case .transient:
                 return
             case .container:
-                if !tainted, entry.sharesValues || type(of: instance as Any) is AnyClass {
+                if !tainted, entry.sharesValues || isReference(instance) {
                     entry.instance = instance
                 }
                 return
             case .graph:
-                storeInLiveGraph(instance, in: entry)
+                if isReference(instance) {
+                    storeInLiveGraph(instance, in: entry)
+                }
                 return
             case .weak, .custom:
                 break
             }
         }
         storeInGeneral(instance, in: entry, tainted: tainted)
+    }
+
+    /// Whether `instance` is a class instance, which a graph may share.
+    @inlinable
+    func isReference<Service>(_ instance: Service) -> Bool {
+        Service.self is AnyObject.Type || type(of: instance as Any) is AnyClass
     }
 
     @inlinable
@@ -199,7 +246,8 @@ extension ResolutionState {
     @usableFromInline
     func storeInGeneral<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
         if let inspection, entry.kind != .transient, entry.kind != .graph {
-            if !tainted {
+            let keepsValues = entry.kind != .weak && entry.sharesValues
+            if !tainted, keepsValues || isReference(instance) {
                 inspection.sandbox[ObjectIdentifier(entry)] = instance
             }
             storeInGraph(instance, in: entry)
@@ -209,7 +257,7 @@ extension ResolutionState {
         case .transient:
             return
         case .container:
-            if !tainted, entry.sharesValues || type(of: instance as Any) is AnyClass {
+            if !tainted, entry.sharesValues || isReference(instance) {
                 entry.instance = instance
             }
         case .graph:
@@ -229,14 +277,16 @@ extension ResolutionState {
 
     private func graphInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
         if let restored {
-            return restored.instance(for: ObjectIdentifier(entry)) as? Service
+            return restored.instance(for: entry.graphRecordKey) as? Service
         }
         return entry.graphEpoch == epoch ? entry.graphInstance : nil
     }
 
+    /// Keeps a class instance in the graph being resolved; values are not shared.
     private func storeInGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
+        guard isReference(instance) else { return }
         if let restored {
-            restored.store(instance, for: ObjectIdentifier(entry))
+            restored.store(instance, for: entry.graphRecordKey)
             return
         }
         storeInLiveGraph(instance, in: entry)

@@ -1,5 +1,5 @@
 /// The bookkeeping of the resolution in flight in one hierarchy: the entries being created (for
-/// cycle detection and error paths), the current object graph, and a cycle found on the way.
+/// cycle detection and error paths), the current object graph, and a failure found on the way.
 ///
 /// Its cost is proportional to the graph being resolved: a frame per instance being created, a
 /// list of the entries holding a `.graph` instance. A cached `.container` resolve never reaches it.
@@ -11,26 +11,41 @@
 final class ResolutionState {
     @usableFromInline
     struct Frame {
-        /// Unowned: an entry is kept alive while a resolution is in flight by the table or, if it was
-        /// replaced or removed meanwhile, by `retired`. Pushing a frame then costs no reference counting.
+        /// Unowned: while a call is in flight, an entry is kept alive by its container's table or, once
+        /// replaced or removed (a factory that registers), by `retired` until the top-level call ends.
+        /// Pushing a frame then costs no reference counting.
         @usableFromInline unowned(unsafe) let entry: any AnyServiceEntry
         @usableFromInline let key: ServiceKey
-        /// The factory returned and the instance is stored: resolving the entry again finds it.
+        /// The arguments the factory is called with (a pointer to the caller's `Arguments`), valid while
+        /// the frame is on the stack: two frames of one entry compare them to tell recursion from a cycle.
+        @usableFromInline let arguments: UnsafeRawPointer
+        /// A front's `.unique` resolve: the instance is created for the caller and not kept.
+        @usableFromInline let isUnique: Bool
+        /// The factory returned (and, unless unique, the instance is stored: resolving the entry again
+        /// finds it).
         @usableFromInline var produced = false
-        /// The same entry was resolved again while this frame's factory ran.
+        /// The same entry was resolved again, with the same arguments, while this frame's factory ran.
         @usableFromInline var reentered = false
         /// A cycle was found while this frame was in flight: its instance must not be kept.
         @usableFromInline var tainted = false
 
-        init(entry: any AnyServiceEntry, key: ServiceKey) {
+        @usableFromInline
+        init(entry: any AnyServiceEntry, key: ServiceKey, arguments: UnsafeRawPointer, isUnique: Bool) {
             self.entry = entry
             self.key = key
+            self.arguments = arguments
+            self.isUnique = isUnique
         }
     }
 
-    /// Deeper than this, a chain of resolutions is treated as a cycle even where the cycle check let
-    /// it through (a factory that resolves differently each time), so the stack never overflows.
-    static let maximumDepth = 256
+    /// How many resolutions may be nested in one call, as in Swinject. Deeper, or with the thread's stack
+    /// nearly used up (``StackSpace``), a resolve fails with ``DIError/depthLimitExceeded(path:limit:)``:
+    /// a chain that deep is a runaway recursion (a factory that resolves its own registration with ever
+    /// new arguments), and the stack must never overflow.
+    static let maximumDepth = 200
+
+    /// From this depth on, the engine also checks the stack left, every few levels.
+    static let stackCheckDepth = 16
 
     // The engine's own discipline (one thread at a time, no overlapping accesses within a resolve)
     // makes dynamic exclusivity checks on these fields pure cost; they are off.
@@ -48,13 +63,18 @@ final class ResolutionState {
     /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
     /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
     @exclusivity(unchecked) private var retired: [any AnyServiceEntry] = []
-    /// The first cycle found while serving the current top-level call; it fails the whole call.
+    /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
+    /// whole call.
     @exclusivity(unchecked) private var failure: DIError?
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise.
     @exclusivity(unchecked) @usableFromInline var inspection: Inspection?
 
     #if DEBUG
-    private var owner = ThreadIdentity.current
+    /// The thread running the engine's own code for the call in flight; `nil` outside a call and while
+    /// that thread runs a factory or an action, which may hand work to another thread and wait for it.
+    private var runningThread: ThreadIdentity?
+    /// `runningThread` as each call in flight found it, restored when the call ends.
+    private var runningThreads: [ThreadIdentity?] = []
     #endif
 
     init() {}
@@ -64,49 +84,57 @@ final class ResolutionState {
     /// Enters a call: the first call in flight opens a graph.
     @usableFromInline
     func enterCall() {
+        #if DEBUG
+        checkNoOtherThreadIsRunning()
+        runningThreads.append(runningThread)
+        runningThread = .current
+        #endif
         if calls == 0 {
             epoch &+= 1
             // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
-            #if DEBUG
-            owner = ThreadIdentity.current
-            #endif
-        } else {
-            #if DEBUG
-            if !owner.isCurrent {
-                preconditionFailure(
-                    """
-                    Keystone: a Container was entered by a second thread while a resolve was in flight on another. \
-                    A Container is not thread-safe by itself. Fix: call container.synchronize() once, after all \
-                    registrations, and resolve from every thread through the SynchronizedResolver it returns.
-                    """
-                )
-            }
-            #endif
         }
         calls += 1
     }
 
     /// Leaves a call; when it was the top-level one, closes the graph and returns the failure to report
     /// (a cycle found anywhere during the call fails it, whatever it returned).
+    ///
+    /// The call is settled (its failure taken, its graph detached) before any instance is released: a
+    /// deinitializer that resolves starts a call of its own, which must not see this one's state.
     @usableFromInline
     func leaveCall() -> DIError? {
+        #if DEBUG
+        runningThread = runningThreads.removeLast()
+        #endif
         calls -= 1
         guard calls == 0 else { return nil }
-        if !touched.isEmpty {
-            for entry in touched {
-                entry.completeGraph(remembering: liveRecord)
-            }
-            touched.removeAll(keepingCapacity: true)
-        }
-        if liveRecord != nil {
-            liveRecord = nil
-        }
-        if !retired.isEmpty {
-            retired.removeAll()
-        }
-        guard let failure else { return nil }
+        let failure = self.failure
         self.failure = nil
+        if !touched.isEmpty || liveRecord != nil || !retired.isEmpty {
+            closeGraph()
+        }
         return failure
+    }
+
+    /// Drops the graph's instances (remembering them weakly in its record, if it has one) and the
+    /// entries retired during the call.
+    private func closeGraph() {
+        let record = liveRecord
+        liveRecord = nil
+        var completing: [any AnyServiceEntry] = []
+        swap(&completing, &touched)
+        var retiring: [any AnyServiceEntry] = []
+        swap(&retiring, &retired)
+        // Settled: from here on, deinitializers may run and resolve.
+        for entry in completing {
+            entry.completeGraph(remembering: record)
+        }
+        if touched.isEmpty {
+            // Keep the buffer for the next graph.
+            completing.removeAll(keepingCapacity: true)
+            swap(&completing, &touched)
+        }
+        retiring.removeAll()
     }
 
     /// The identity of the graph being resolved, or `nil` outside a resolve.
@@ -123,48 +151,27 @@ final class ResolutionState {
         return GraphIdentifier(record: record)
     }
 
-    /// What ``enterGraph(_:)`` changed, for ``leaveGraph(_:)`` to undo.
-    struct GraphScope {
-        fileprivate let record: GraphRecord?
-        fileprivate let saved: GraphRecord?
-    }
-
-    /// Enters a call inside `graph`: `.graph` instances come from, and go to, that graph's record.
-    /// With `nil`, or the graph already being resolved, it is an ordinary call in the current graph.
-    func enterGraph(_ graph: GraphIdentifier?) -> GraphScope {
-        let saved = restored
+    /// Runs `body` with `graph` as the graph its resolves read `.graph` instances from and add them to:
+    /// every resolve inside is a call of its own, which reports its own failures. With `nil`, or the graph
+    /// already being resolved, `body` runs as it is.
+    func inGraph<T, Failure: Error>(_ graph: GraphIdentifier?, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         guard let record = graph?.record, record !== restored, calls == 0 || record !== liveRecord else {
-            enterCall()
-            return GraphScope(record: nil, saved: saved)
+            return try body()
         }
+        let saved = restored
         restored = record
-        enterCall()
-        return GraphScope(record: record, saved: saved)
-    }
-
-    /// Leaves a call entered with ``enterGraph(_:)``; returns the failure to report, as ``leaveCall()``.
-    func leaveGraph(_ scope: GraphScope) -> DIError? {
-        let failure = leaveCall()
-        if let record = scope.record {
-            restored = scope.saved
+        defer {
+            restored = saved
             record.weakenAll()
         }
-        return failure
+        return try body()
     }
 
-    /// Runs `body` as one call inside `graph` (see ``enterGraph(_:)``).
+    /// Runs `body` as one call inside `graph` (see ``inGraph(_:_:)``), for `Lazy` and `Provider`.
     func withGraph<T>(_ graph: GraphIdentifier?, _ body: () throws(DIError) -> T) throws(DIError) -> T {
-        let scope = enterGraph(graph)
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            throw leaveGraph(scope) ?? error
+        try inGraph(graph) { () throws(DIError) -> T in
+            try withCall(body)
         }
-        if let failure = leaveGraph(scope) {
-            throw failure
-        }
-        return result
     }
 
     /// Keeps `entry`, just replaced or removed from a table, alive until the top-level call in flight
@@ -181,31 +188,68 @@ final class ResolutionState {
         touched.append(entry)
     }
 
-    // MARK: - Frames and cycles
+    // MARK: - Frames, cycles and depth
 
     /// Pushes the frame of a resolution about to create an instance of `entry`, found under `key`, and
-    /// returns its index; throws the cycle if creating it cannot end.
-    ///
-    /// `reentering` says whether a frame of `entry` is already on the stack (its `activeFrames`, which the
-    /// caller keeps). The caller pops the frame with ``pop()`` or ``abandon(_:key:)``.
+    /// returns its index; throws if the stack is as deep as the engine allows. The caller pops the frame
+    /// with ``pop()`` or ``abandon(_:key:)``.
     @usableFromInline
-    func push(_ entry: any AnyServiceEntry, as key: ServiceKey, reentering: Bool) throws(DIError) -> Int {
-        if reentering, let previous = frames.lastIndex(where: { $0.entry === entry }) {
-            // Resolving again an entry whose factory is still running. That ends only if some entry
-            // created in between is found instead of created anew on the way back here: one whose
-            // instance is stored (its `initCompleted` is what led here) and reused in the graph.
-            let broken = frames[(previous + 1)...].contains { $0.produced && $0.entry.reusesInstanceInGraph }
-            guard broken else {
-                throw recordCycle(frames[previous...].map(\.key) + [key])
-            }
-            frames[previous].reentered = true
+    func push(
+        _ entry: any AnyServiceEntry,
+        as key: ServiceKey,
+        arguments: UnsafeRawPointer,
+        isUnique: Bool
+    ) throws(DIError) -> Int {
+        let depth = frames.count
+        if depth >= Self.stackCheckDepth {
+            try checkDepth(depth, key: key)
         }
-        guard frames.count < Self.maximumDepth else {
-            let first = frames.firstIndex { $0.entry === entry } ?? 0
-            throw recordCycle(frames[first...].map(\.key) + [key])
-        }
-        frames.append(Frame(entry: entry, key: key))
+        frames.append(Frame(entry: entry, key: key, arguments: arguments, isUnique: isUnique))
         return frames.count - 1
+    }
+
+    /// Throws when a resolution at `depth` may not nest further: past ``maximumDepth``, or with too
+    /// little stack left.
+    private func checkDepth(_ depth: Int, key: ServiceKey) throws(DIError) {
+        let tooDeep = depth >= Self.maximumDepth
+        if tooDeep || depth % StackSpace.checkInterval == 0 && StackSpace.isLow() {
+            throw recordFailure(.depthLimitExceeded(path: path + [key], limit: depth))
+        }
+    }
+
+    /// Called before creating an instance of `entry` while a frame of it is already on the stack:
+    /// throws the cycle if creating it cannot end.
+    ///
+    /// The rule: resolving an entry again while its factory runs is a cycle when it asks for the same
+    /// arguments, compared with `==` where they are `Equatable` (element by element for several),
+    /// by identity otherwise (see ``ArgumentComparison``). Other arguments are recursion through the
+    /// registration (a tree built from runtime arguments), bounded by ``maximumDepth``. Even with the
+    /// same arguments it ends if some entry created in between is found instead of created anew on the
+    /// way back: one whose instance is stored (its `initCompleted` is what led here) and reused in the
+    /// graph. A `.unique` instance already made is not in flight: its `initCompleted` may ask for the
+    /// shared instance of the same registration.
+    @usableFromInline
+    func checkReentry<Arguments>(
+        of entry: any AnyServiceEntry,
+        as key: ServiceKey,
+        arguments: UnsafePointer<Arguments>
+    ) throws(DIError) {
+        var index = frames.count
+        while index > 0 {
+            index -= 1
+            let frame = frames[index]
+            guard frame.entry === entry, !(frame.isUnique && frame.produced) else { continue }
+            let earlier = frame.arguments.assumingMemoryBound(to: Arguments.self)
+            guard ArgumentComparison.equal(earlier.pointee, arguments.pointee) else { continue }
+            let broken = frames[(index + 1)...].contains {
+                $0.produced && !$0.isUnique && $0.entry.reusesInstanceInGraph
+            }
+            guard broken else {
+                throw recordFailure(.circularDependency(path: frames[index...].map(\.key) + [key]))
+            }
+            frames[index].reentered = true
+            return
+        }
     }
 
     /// Pops the frame on top.
@@ -230,8 +274,8 @@ final class ResolutionState {
         return failure
     }
 
-    private func recordCycle(_ path: [ServiceKey]) -> DIError {
-        let error = DIError.circularDependency(path: path)
+    /// Records a cycle or a runaway depth: it fails the top-level call, and nothing in flight is kept.
+    private func recordFailure(_ error: DIError) -> DIError {
         inspection?.note(error)
         if failure == nil {
             failure = error
@@ -252,4 +296,46 @@ final class ResolutionState {
     var path: [ServiceKey] {
         frames.map(\.key)
     }
+
+    // MARK: - Unsynchronized use (debug builds)
+
+    /// Called before the engine runs a factory or an action: until ``userCodeDidRun()``, another thread
+    /// may enter, as long as this one waits for it (a hand-off to a dedicated thread or queue).
+    @inlinable
+    func userCodeWillRun() {
+        #if DEBUG
+        setRunningThread(nil)
+        #endif
+    }
+
+    /// Called when a factory or an action returns to the engine.
+    @inlinable
+    func userCodeDidRun() {
+        #if DEBUG
+        checkNoOtherThreadIsRunning()
+        setRunningThread(.current)
+        #endif
+    }
+
+    #if DEBUG
+    @usableFromInline
+    func setRunningThread(_ thread: ThreadIdentity?) {
+        runningThread = thread
+    }
+
+    /// Stops the program when another thread is running the engine's code for a call in flight: two
+    /// threads are using an unsynchronized container at the same time.
+    @usableFromInline
+    func checkNoOtherThreadIsRunning() {
+        if let running = runningThread, !running.isCurrent {
+            fatalError(
+                """
+                Keystone: a Container was entered by a second thread while another thread was resolving from it. \
+                A Container is not thread-safe by itself. Fix: call container.synchronize() once, after all \
+                registrations, and resolve from every thread through the SynchronizedResolver it returns.
+                """
+            )
+        }
+    }
+    #endif
 }

@@ -6,11 +6,13 @@ import Glibc
 import Musl
 #endif
 
-/// The identity of a thread, for the debug-build check that an unsynchronized container is not
-/// entered by two threads at once.
+/// The identity of a thread: for the debug-build check that an unsynchronized container is not used
+/// by two threads at once, and to tell which thread made a pending registration.
+@usableFromInline
 struct ThreadIdentity {
     private let thread: pthread_t
 
+    @usableFromInline
     static var current: ThreadIdentity {
         ThreadIdentity(thread: pthread_self())
     }

@@ -7,9 +7,11 @@ extension Container: Resolver {
     public func resolveService<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
-        arguments: Arguments
+        arguments: Arguments,
+        argumentCount: Int
     ) throws(DIError) -> Service {
-        try resolve(serviceType, name: name, arguments: arguments, resolver: self)
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self, argumentCount: argumentCount)
+        return try resolve(key, arguments: arguments, resolver: self)
     }
 
     /// Serves a resolve with erased types: a registration of this container or an ancestor under
@@ -24,6 +26,7 @@ extension Container: Resolver {
     @usableFromInline
     func resolveErased(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
         guard !hierarchy.isInspecting else { return false }
+        publishPendingRegistrations()
         switch lookup(request.key) {
         case .registered(let entry, let resolveErased):
             try resolveErased(entry.takeUnretainedValue(), self, request.key, request.arguments, resolver, request.result)
@@ -43,17 +46,25 @@ extension Container: Resolver {
         return found
     }
 
+    /// Publishes the registrations that are whole before a resolve looks anything up (see
+    /// ``PendingRegistration``): one load and a branch when there are none.
+    @inlinable
+    func publishPendingRegistrations() {
+        if hierarchy.hasPending {
+            hierarchy.publishPending()
+        }
+    }
+
     /// The resolve path for code that knows the types (the fallback of ``Resolver/resolveFast``, and
-    /// the fronts). `resolver` is what factories are handed: this container, or the synchronized view
-    /// the call came through.
+    /// the fronts): `key` is `Service` under a name with the type and count of `arguments`. `resolver`
+    /// is what factories are handed: this container, or the synchronized view the call came through.
     @inlinable
     func resolve<Service, Arguments>(
-        _ serviceType: Service.Type,
-        name: String?,
+        _ key: ServiceKey,
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
+        publishPendingRegistrations()
         if !hierarchy.isInspecting, let slot = directSlot(for: key) {
             let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
             return try resolve(entry, as: key, arguments: arguments, resolver: resolver)
@@ -130,7 +141,8 @@ extension Container: Resolver {
         name: String?,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self)
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0)
+        publishPendingRegistrations()
         if let slot = directSlot(for: key) {
             let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
             noteResolution(of: entry, as: key)
@@ -140,7 +152,7 @@ extension Container: Resolver {
             }
         }
         // Forwarded keys and wrappers resolve as usual.
-        return try resolve(serviceType, name: name, arguments: (), resolver: resolver)
+        return try resolve(key, arguments: (), resolver: resolver)
     }
 
     private func resolveForwarded<Service, Arguments>(
@@ -167,16 +179,16 @@ extension Container: Resolver {
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        if Service.self == GraphIdentifier.self, Arguments.self == Void.self, key.name == nil,
+        if Service.self == GraphIdentifier.self, key.argumentCount == 0, key.name == nil,
             let graph = hierarchy.state.currentGraph()
         {
             return graph as! Service
         }
         if let wrapper = Service.self as? any InstanceWrapper.Type {
-            if hierarchy.isInspecting, let wrapped = wrapper.wrappedKey(name: key.name, argumentsType: key.argumentsType) {
+            if hierarchy.isInspecting, let wrapped = wrapper.wrappedKey(of: key) {
                 hierarchy.state.noteRequest(wrapped, scope: scopeName(of: wrapped))
             }
-            let wrapped = try wrapper.wrap(in: self, name: key.name, arguments: arguments, resolver: resolver)
+            let wrapped = try wrapper.wrap(in: self, key: key, arguments: arguments, resolver: resolver)
             return wrapped as! Service
         }
         if hierarchy.isInspecting {
@@ -225,17 +237,16 @@ extension Container: Resolver {
         slot(for: key)?.entry.objectScopeName
     }
 
-    /// Resolves inside `graph` (or the current graph when `nil`), for `Lazy`, `Provider` and
-    /// ``withObjectGraph(_:closure:)``.
+    /// Resolves `key` as one call inside `graph` (or the current graph when `nil`), for `Lazy` and
+    /// `Provider`.
     func resolve<Service, Arguments>(
-        _ serviceType: Service.Type,
-        name: String?,
+        _ key: ServiceKey,
         arguments: Arguments,
         inGraph graph: GraphIdentifier?,
         resolver: any Resolver
     ) throws(DIError) -> Service {
         try hierarchy.state.withGraph(graph) { () throws(DIError) in
-            try resolve(serviceType, name: name, arguments: arguments, resolver: resolver)
+            try resolve(key, arguments: arguments, resolver: resolver)
         }
     }
 
@@ -247,11 +258,14 @@ extension Container: Resolver {
     ///     container.resolve(Dog.self)  // the dog of `graph`, if it is still alive
     /// }
     /// ```
+    ///
+    /// Each resolve inside `closure` is a call of its own and reports its own failures. The closure runs
+    /// under the hierarchy's lock, so that no synchronized resolve sees the graph switched.
     public func withObjectGraph<T>(_ identifier: GraphIdentifier, closure: (Container) throws -> T) rethrows -> T {
-        let state = hierarchy.state
-        let scope = state.enterGraph(identifier)
-        // The closure has seen every failure already, as the results of its own resolves.
-        defer { _ = state.leaveGraph(scope) }
-        return try closure(self)
+        try hierarchy.withLock {
+            try hierarchy.state.inGraph(identifier) {
+                try closure(self)
+            }
+        }
     }
 }

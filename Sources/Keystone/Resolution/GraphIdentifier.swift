@@ -43,11 +43,12 @@ public struct GraphIdentifier: Hashable, Identifiable, Sendable {
 /// The instances of one graph, kept after its top-level resolve returned for the `Lazy` values and
 /// graph identifiers that may resolve in it again: strongly while such a resolve is in flight,
 /// weakly otherwise, so a remembered graph never keeps its objects alive.
+///
+/// A graph identifier is `Sendable`, and may be used with any container, so the record has a lock of its
+/// own. Instances are keyed by their registration's ``ServiceEntry/graphRecordKey``, never reused by a
+/// later registration (an entry's address may be).
 @usableFromInline
-final class GraphRecord: @unchecked Sendable {
-    // @unchecked: read and written only by the engine while it resolves; a synchronized view
-    // serializes those resolves, and an unsynchronized container is used from one thread at a time.
-
+final class GraphRecord: Sendable {
     private enum Reference {
         case strong(Any)
         case weak(WeakReference)
@@ -58,44 +59,70 @@ final class GraphRecord: @unchecked Sendable {
         init(_ object: AnyObject) { self.object = object }
     }
 
-    private var instances: [ObjectIdentifier: Reference] = [:]
+    private let instances = LockedValue<[UInt64: Reference]>([:])
 
-    /// The instance the registration identified by `entry` has in this graph, if it is still alive.
-    func instance(for entry: ObjectIdentifier) -> Any? {
-        switch instances[entry] {
-        case .strong(let value): value
-        case .weak(let reference): reference.object
-        case nil: nil
+    /// The source of registrations' record keys: one counter for the process, since a graph identifier
+    /// may cross hierarchies.
+    private static let lastKey = LockedValue<UInt64>(0)
+
+    /// A key no registration had before.
+    static func newKey() -> UInt64 {
+        lastKey.withLock { key in
+            key += 1
+            return key
+        }
+    }
+
+    /// The instance the registration with record key `key` has in this graph, if it is still alive.
+    func instance(for key: UInt64) -> Any? {
+        instances.withLock { instances in
+            switch instances[key] {
+            case .strong(let value): value
+            case .weak(let reference): reference.object
+            case nil: nil
+            }
         }
     }
 
     /// Keeps `instance` strongly until ``weakenAll()``.
-    func store(_ instance: Any, for entry: ObjectIdentifier) {
-        instances[entry] = .strong(instance)
+    func store(_ instance: Any, for key: UInt64) {
+        instances.withLock { $0[key] = .strong(instance) }
     }
 
     /// Remembers `instance` weakly; value types are not remembered.
-    func remember(_ instance: Any, for entry: ObjectIdentifier) {
-        if let object = WeakStorage.referenceIfClass(instance) {
-            instances[entry] = .weak(WeakReference(object))
-        }
+    func remember(_ instance: Any, for key: UInt64) {
+        guard let object = WeakStorage.referenceIfClass(instance) else { return }
+        instances.withLock { $0[key] = .weak(WeakReference(object)) }
+    }
+
+    /// Forgets the instance of the registration with record key `key` (it did not complete).
+    func forget(_ key: UInt64) {
+        let removed = instances.withLock { $0.removeValue(forKey: key) }
+        withExtendedLifetime(removed) {}
     }
 
     /// Turns every strong reference into a weak one and forgets the values and dead objects.
     func weakenAll() {
-        for (entry, reference) in instances {
-            switch reference {
-            case .strong(let value):
-                if let object = WeakStorage.referenceIfClass(value) {
-                    instances[entry] = .weak(WeakReference(object))
-                } else {
-                    instances[entry] = nil
+        // Released outside the lock: a deinitializer may use this graph again.
+        let released = instances.withLock { instances -> [Reference] in
+            var released: [Reference] = []
+            for (key, reference) in instances {
+                switch reference {
+                case .strong(let value):
+                    released.append(reference)
+                    if let object = WeakStorage.referenceIfClass(value) {
+                        instances[key] = .weak(WeakReference(object))
+                    } else {
+                        instances[key] = nil
+                    }
+                case .weak(let weak) where weak.object == nil:
+                    instances[key] = nil
+                case .weak:
+                    break
                 }
-            case .weak(let weak) where weak.object == nil:
-                instances[entry] = nil
-            case .weak:
-                break
             }
+            return released
         }
+        withExtendedLifetime(released) {}
     }
 }

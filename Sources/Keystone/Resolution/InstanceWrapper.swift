@@ -1,12 +1,13 @@
 /// A type that wraps a registered service and is resolved without a registration of its own:
 /// `Lazy<Service>`, `Provider<Service>` and `Optional<Service>`.
 protocol InstanceWrapper {
-    /// The key of the wrapped service, for a wrapper resolved under `name` with `argumentsType`.
-    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey?
+    /// The key of the wrapped service, for a wrapper resolved under `key`.
+    static func wrappedKey(of key: ServiceKey) -> ServiceKey?
 
+    /// The wrapper resolved under `key` (the wrapper's own type, name and arguments).
     static func wrap<Arguments>(
         in container: Container,
-        name: String?,
+        key: ServiceKey,
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Self
@@ -14,22 +15,18 @@ protocol InstanceWrapper {
 
 /// How a `Lazy` or a `Provider` resolves its service later: from its container, if it still exists,
 /// under the hierarchy's lock, with the name and arguments it was resolved with.
-struct DeferredResolution<Service>: @unchecked Sendable {
-    // @unchecked: `resolveNow` captures the container weakly and the arguments by value, and is only
-    // called under the hierarchy's lock (see `resolve(inGraph:)`).
-
+struct DeferredResolution<Service> {
     let key: ServiceKey
     private let hierarchy: Hierarchy
     private let resolveNow: (GraphIdentifier?) throws(DIError) -> Service
 
-    /// Prepares to resolve from `container`, or fails now if nothing is registered to resolve later.
+    /// Prepares to resolve `key` from `container`, or fails now if nothing is registered to resolve later.
     init<Arguments>(
         from container: Container,
-        name: String?,
+        key: ServiceKey,
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) {
-        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
         guard container.isRegistered(key) else {
             throw container.notRegistered(key)
         }
@@ -41,13 +38,7 @@ struct DeferredResolution<Service>: @unchecked Sendable {
                 throw .containerDeallocated(key: key)
             }
             let resolver: any Resolver = synchronized ? SynchronizedResolver(container) : container
-            return try container.resolve(
-                Service.self,
-                name: name,
-                arguments: arguments,
-                inGraph: graph,
-                resolver: resolver
-            )
+            return try container.resolve(key, arguments: arguments, inGraph: graph, resolver: resolver)
         }
     }
 
@@ -67,14 +58,15 @@ struct DeferredResolution<Service>: @unchecked Sendable {
         try resolveNow(graph)
     }
 
-    /// Stops with the error's explanation: `instance` promises a value.
+    /// Stops with the error's explanation: `instance` promises a value. `fatalError`, so that the
+    /// message is printed in optimized builds too.
     func fail(_ error: DIError, in wrapper: String) -> Never {
-        preconditionFailure("Keystone: \(wrapper)<\(Service.self)>.instance could not be resolved. \(error)")
+        fatalError("Keystone: \(wrapper)<\(Service.self)>.instance could not be resolved. \(error)")
     }
 }
 
 extension InstanceWrapper {
-    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey? {
+    static func wrappedKey(of key: ServiceKey) -> ServiceKey? {
         nil
     }
 }
@@ -82,17 +74,18 @@ extension InstanceWrapper {
 extension Optional: InstanceWrapper {
     static func wrap<Arguments>(
         in container: Container,
-        name: String?,
+        key: ServiceKey,
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Wrapped? {
-        let wrappedKey = ServiceKey(serviceType: Wrapped.self, name: name, argumentsType: Arguments.self)
+        let wrappedKey = key.with(serviceType: Wrapped.self)
         guard container.isRegistered(wrappedKey) || Wrapped.self is any InstanceWrapper.Type else {
             // Asked for as optional: a missing registration is an answer, not a failure.
             return nil
         }
         do {
-            return try container.resolve(Wrapped.self, name: name, arguments: arguments, resolver: resolver)
+            let wrapped: Wrapped = try container.resolve(wrappedKey, arguments: arguments, resolver: resolver)
+            return wrapped
         } catch {
             if case .notRegistered(let missing, _, _) = error, missing == wrappedKey {
                 return nil

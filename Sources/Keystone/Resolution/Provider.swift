@@ -38,20 +38,20 @@ public final class Provider<Service> {
 }
 
 extension Provider: InstanceWrapper {
-    static func wrappedKey(name: String?, argumentsType: Any.Type) -> ServiceKey? {
-        ServiceKey(serviceType: Service.self, name: name, argumentsType: argumentsType)
+    static func wrappedKey(of key: ServiceKey) -> ServiceKey? {
+        key.with(serviceType: Service.self)
     }
 
     static func wrap<Arguments>(
         in container: Container,
-        name: String?,
+        key: ServiceKey,
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Provider<Service> {
         Provider(
             deferred: try DeferredResolution<Service>(
                 from: container,
-                name: name,
+                key: key.with(serviceType: Service.self),
                 arguments: arguments,
                 resolver: resolver
             )

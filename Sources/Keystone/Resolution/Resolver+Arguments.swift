@@ -21,7 +21,7 @@ extension Resolver {
         argument arg1: @autoclosure () -> Arg1
     ) -> Service? {
         let arguments = arg1()
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 1)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes one
@@ -38,7 +38,7 @@ extension Resolver {
         name: String? = nil,
         argument arg1: @autoclosure () -> Arg1
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: arg1())
+        try resolveFast(self, serviceType, name: name, arguments: arg1(), argumentCount: 1)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes one
@@ -56,7 +56,7 @@ extension Resolver {
         argument arg1: @autoclosure () -> Arg1
     ) -> Result<Service, DIError> {
         let arguments = arg1()
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 1)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes two
@@ -76,7 +76,7 @@ extension Resolver {
         _ arg2: @autoclosure () -> Arg2
     ) -> Service? {
         let arguments = (arg1(), arg2())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 2)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes two
@@ -95,7 +95,7 @@ extension Resolver {
         arguments arg1: @autoclosure () -> Arg1,
         _ arg2: @autoclosure () -> Arg2
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2()), argumentCount: 2)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes two
@@ -115,7 +115,7 @@ extension Resolver {
         _ arg2: @autoclosure () -> Arg2
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 2)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes three
@@ -137,7 +137,7 @@ extension Resolver {
         _ arg3: @autoclosure () -> Arg3
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 3)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes three
@@ -158,7 +158,7 @@ extension Resolver {
         _ arg2: @autoclosure () -> Arg2,
         _ arg3: @autoclosure () -> Arg3
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3()), argumentCount: 3)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes three
@@ -180,7 +180,7 @@ extension Resolver {
         _ arg3: @autoclosure () -> Arg3
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 3)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes four
@@ -204,7 +204,7 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 4)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes four
@@ -227,7 +227,7 @@ extension Resolver {
         _ arg3: @autoclosure () -> Arg3,
         _ arg4: @autoclosure () -> Arg4
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4()), argumentCount: 4)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes four
@@ -251,7 +251,7 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 4)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes five
@@ -277,7 +277,7 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 5)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes five
@@ -302,7 +302,7 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4,
         _ arg5: @autoclosure () -> Arg5
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5()), argumentCount: 5)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes five
@@ -328,7 +328,7 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 5)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes six
@@ -356,7 +356,7 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 6)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes six
@@ -383,7 +383,7 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5,
         _ arg6: @autoclosure () -> Arg6
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6()), argumentCount: 6)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes six
@@ -411,7 +411,7 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 6)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes seven
@@ -441,7 +441,7 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 7)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes seven
@@ -470,7 +470,7 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6,
         _ arg7: @autoclosure () -> Arg7
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7()), argumentCount: 7)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes seven
@@ -500,7 +500,7 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 7)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes eight
@@ -532,7 +532,7 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 8)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes eight
@@ -563,7 +563,7 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7,
         _ arg8: @autoclosure () -> Arg8
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8()), argumentCount: 8)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes eight
@@ -595,7 +595,7 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 8)
     }
 
     /// Resolves the registration of `serviceType` under `name` whose factory takes nine
@@ -629,7 +629,7 @@ extension Resolver {
         _ arg9: @autoclosure () -> Arg9
     ) -> Service? {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9())
-        return resolveOptional(self, serviceType, name: name, arguments: arguments)
+        return resolveOptional(self, serviceType, name: name, arguments: arguments, argumentCount: 9)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory takes nine
@@ -662,7 +662,7 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8,
         _ arg9: @autoclosure () -> Arg9
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9()))
+        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9()), argumentCount: 9)
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes nine
@@ -696,6 +696,6 @@ extension Resolver {
         _ arg9: @autoclosure () -> Arg9
     ) -> Result<Service, DIError> {
         let arguments = (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9())
-        return resolveAsResult(self, serviceType, name: name, arguments: arguments)
+        return resolveAsResult(self, serviceType, name: name, arguments: arguments, argumentCount: 9)
     }
 }

@@ -13,8 +13,8 @@
 /// An argument is matched by its static type at the call site, exactly: a value typed `any Animal`
 /// finds a registration whose factory takes `Animal`, never one that takes the value's dynamic type.
 ///
-/// To conform a type of your own (a test double, say), implement ``resolveService(_:name:arguments:)``;
-/// every other call is built on it.
+/// To conform a type of your own (a test double, say), implement
+/// ``resolveService(_:name:arguments:argumentCount:)``; every other call is built on it.
 public protocol Resolver {
     /// Resolves the registration with the given service type, name and argument types, and calls
     /// its factory with `arguments` if it needs a new instance.
@@ -26,12 +26,15 @@ public protocol Resolver {
     ///   - serviceType: The service type to resolve.
     ///   - name: The registration name, or `nil`.
     ///   - arguments: `()` for no runtime arguments, the argument for one, a tuple for several.
+    ///   - argumentCount: How many runtime arguments the call passes: it tells one argument of tuple
+    ///     type from several arguments, which are two different registrations.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
     func resolveService<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
-        arguments: Arguments
+        arguments: Arguments,
+        argumentCount: Int
     ) throws(DIError) -> Service
 
     /// Serves a resolve whose types are erased, if this resolver can; an implementation detail of
@@ -39,12 +42,13 @@ public protocol Resolver {
     ///
     /// The `resolve` overloads try this first: it lets a resolve made through `any Resolver`, as in a
     /// factory, run code compiled for the concrete service type. The default returns `false`, and the
-    /// overloads then call ``resolveService(_:name:arguments:)``. There is no need to implement it.
+    /// overloads then call ``resolveService(_:name:arguments:argumentCount:)``. There is no need to implement it.
     func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool
 }
 
 extension Resolver {
-    /// Returns `false`: this resolver serves every resolve through ``resolveService(_:name:arguments:)``.
+    /// Returns `false`: this resolver serves every resolve through
+    /// ``resolveService(_:name:arguments:argumentCount:)``.
     public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
         false
     }
@@ -56,20 +60,26 @@ extension Resolver {
 // were called instead of inlined would run unspecialized for an opened existential.
 
 /// Resolves through ``Resolver/_resolve(_:)`` if `resolver` serves the request, else through
-/// ``Resolver/resolveService(_:name:arguments:)``.
+/// ``Resolver/resolveService(_:name:arguments:argumentCount:)``.
 @inlinable @inline(__always)
 func resolveFast<R: Resolver, Service, Arguments>(
     _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
-    arguments: Arguments
+    arguments: Arguments,
+    argumentCount: Int
 ) throws(DIError) -> Service {
     var result: Service?
     let served = try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) -> Bool in
         try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
             try resolver._resolve(
                 _ResolutionRequest(
-                    key: ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self),
+                    key: ServiceKey(
+                        serviceType: Service.self,
+                        name: name,
+                        argumentsType: Arguments.self,
+                        argumentCount: argumentCount
+                    ),
                     arguments: UnsafeRawPointer(arguments),
                     result: UnsafeMutableRawPointer(result)
                 )
@@ -79,7 +89,7 @@ func resolveFast<R: Resolver, Service, Arguments>(
     if served, let result {
         return result
     }
-    return try resolver.resolveService(serviceType, name: name, arguments: arguments)
+    return try resolver.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
 }
 
 /// A resolve in the `Optional`-returning style: a failure becomes `nil` and is logged (see
@@ -89,10 +99,11 @@ func resolveOptional<R: Resolver, Service, Arguments>(
     _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
-    arguments: Arguments
+    arguments: Arguments,
+    argumentCount: Int
 ) -> Service? {
     do {
-        return try resolveFast(resolver, serviceType, name: name, arguments: arguments)
+        return try resolveFast(resolver, serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
     } catch {
         Log.failure(error)
         return nil
@@ -105,10 +116,11 @@ func resolveAsResult<R: Resolver, Service, Arguments>(
     _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
-    arguments: Arguments
+    arguments: Arguments,
+    argumentCount: Int
 ) -> Result<Service, DIError> {
     do {
-        return .success(try resolveFast(resolver, serviceType, name: name, arguments: arguments))
+        return .success(try resolveFast(resolver, serviceType, name: name, arguments: arguments, argumentCount: argumentCount))
     } catch {
         return .failure(error)
     }
@@ -143,7 +155,7 @@ extension Resolver {
     ///   (``resolveThrows(_:name:)`` says why).
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String? = nil) -> Service? {
-        resolveOptional(self, serviceType, name: name, arguments: ())
+        resolveOptional(self, serviceType, name: name, arguments: (), argumentCount: 0)
     }
 
     /// Resolves the registration of `serviceType` under `name`, or throws why it cannot.
@@ -157,7 +169,7 @@ extension Resolver {
     ///   ``DIError/factoryFailed(key:path:underlying:)`` when a factory threw.
     @inlinable @inline(__always)
     public func resolveThrows<Service>(_ serviceType: Service.Type, name: String? = nil) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: ())
+        try resolveFast(self, serviceType, name: name, arguments: (), argumentCount: 0)
     }
 
     /// Resolves the registration of `serviceType` under `name`, as a `Result`.
@@ -170,6 +182,6 @@ extension Resolver {
     /// ```
     @inlinable @inline(__always)
     public func resolveResult<Service>(_ serviceType: Service.Type, name: String? = nil) -> Result<Service, DIError> {
-        resolveAsResult(self, serviceType, name: name, arguments: ())
+        resolveAsResult(self, serviceType, name: name, arguments: (), argumentCount: 0)
     }
 }

@@ -14,8 +14,10 @@ public import Foundation
 ///     .implements(Greeter.self)
 /// ```
 ///
-/// > Warning: Configure an entry right after registering it, before the container is resolved from
-/// > other threads: an entry is not itself synchronized.
+/// The registration is published whole: other threads see it, with everything chained to it, once the
+/// statement that registered it has ended (or once the registering thread makes its next call into the
+/// container). Configuring it later is safe too (it takes the container's lock), but a resolve made in
+/// between sees the registration as it was configured until then.
 public final class ServiceEntry<Service> {
     // Field order matters: every field of a size that does not depend on `Service` comes first, so that
     // even code that is not specialized for `Service` reaches them, and `instance`, at constant offsets,
@@ -47,8 +49,24 @@ public final class ServiceEntry<Service> {
     public let key: ServiceKey
     /// When the entry was registered.
     public let registeredAt: Date
-    /// The container the entry was registered in, while it exists (for `implements`).
+    /// The container the entry was registered in, while it exists (for `implements`), and the hierarchy
+    /// whose lock guards the entry's configuration.
     @usableFromInline var owner: ContainerToken?
+    /// The entry's identity in the records of remembered graphs (`Lazy`, ``GraphIdentifier``), given on
+    /// first use: unlike its address, it is never reused by a later registration.
+    private var graphRecordIdentity: UInt64 = 0
+
+    /// The key of this entry's instance in a ``GraphRecord``, made on first use.
+    @usableFromInline
+    var graphRecordKey: UInt64 {
+        if graphRecordIdentity == 0 {
+            graphRecordIdentity = GraphRecord.newKey()
+        }
+        return graphRecordIdentity
+    }
+    /// What a front (``Registry``, ``DependencyRegistry``) records about this registration; `nil` for
+    /// plain registrations. Read and written under the hierarchy's lock only.
+    @usableFromInline var front: FrontRecord?
     /// The scope that decides how long a resolved instance is shared.
     public private(set) var objectScope: any ObjectScopeProtocol
     private var storage: (any InstanceStorage)?
@@ -119,10 +137,12 @@ public final class ServiceEntry<Service> {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
-        discardInstance()
-        self.objectScope = objectScope
-        (kind, sharesValues) = ScopeKind.of(objectScope)
-        storage = nil
+        configure {
+            discardInstance()
+            self.objectScope = objectScope
+            (kind, sharesValues) = ScopeKind.of(objectScope)
+            storage = nil
+        }
         return self
     }
 
@@ -143,9 +163,20 @@ public final class ServiceEntry<Service> {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
-        initCompletedActions.append(completed)
-        hasInitCompletedActions = true
+        configure {
+            initCompletedActions.append(completed)
+            hasInitCompletedActions = true
+        }
         return self
+    }
+
+    /// Changes the entry under its hierarchy's lock, so that no synchronized resolve reads it half changed.
+    private func configure(_ change: () -> Void) {
+        if let hierarchy = owner?.hierarchy {
+            hierarchy.withLock(change)
+        } else {
+            change()
+        }
     }
 
     /// The type-erased resolve of an entry of this type whose factory takes `Arguments`.
@@ -276,6 +307,8 @@ protocol AnyServiceEntry: AnyObject {
     func describe(as key: ServiceKey) -> String
     /// The token of the container the entry is registered in.
     var owner: ContainerToken? { get set }
+    /// What a front recorded about this registration; `nil` for plain registrations.
+    var front: FrontRecord? { get set }
     /// The entry's type-erased resolve.
     var resolveErased: ErasedResolve { get }
     /// The scope's name, for reports and graphs.
@@ -326,7 +359,7 @@ extension ServiceEntry: AnyServiceEntry {
     @usableFromInline
     func completeGraph(remembering record: GraphRecord?) {
         if let graphInstance {
-            record?.remember(graphInstance, for: ObjectIdentifier(self))
+            record?.remember(graphInstance, for: graphRecordKey)
             self.graphInstance = nil
         }
         if kind == .custom {

@@ -1,10 +1,12 @@
-/// The identity of a registration: the service type, the registration name and the types of the
-/// runtime arguments its factory takes.
+/// The identity of a registration: the service type, the registration name, and the number and types
+/// of the runtime arguments its factory takes.
 ///
 /// Two registrations with equal keys cannot coexist in one container: the later one replaces the
 /// earlier. A resolve finds a registration only when all three parts match exactly, so a factory
 /// registered with a `String` argument is not found by a resolve that passes an `NSString` or a
-/// `String?`.
+/// `String?`. The number of arguments counts too: a factory taking one argument of tuple type `(A, B)`
+/// and one taking two arguments `A` and `B` are two registrations, and so are a factory taking one
+/// `Void` argument and one taking none.
 ///
 /// Keys appear in every ``DIError`` so that a failure names exactly what was asked for:
 ///
@@ -20,34 +22,116 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// The types of the factory's runtime arguments: `Void` for none, the type itself for one,
     /// a tuple such as `(String, Bool)` for several.
     public let argumentsType: Any.Type
+    /// How many runtime arguments the factory takes: 0 for none, 1 for one (whatever its type, a tuple
+    /// or `Void` included), the tuple's element count for several.
+    public let argumentCount: Int
 
-    /// Creates a key.
+    /// Creates a key with an explicit argument count.
+    ///
+    /// ```swift
+    /// // A factory taking one argument that is itself a pair:
+    /// let key = ServiceKey(serviceType: Route.self, argumentsType: (Int, Int).self, argumentCount: 1)
+    /// ```
     ///
     /// - Parameters:
     ///   - serviceType: The type the registration is resolved as.
     ///   - name: The registration name, or `nil`.
     ///   - argumentsType: `Void.self` for a factory without runtime arguments, the argument's type for
     ///     one argument, or the tuple of the argument types for several.
+    ///   - argumentCount: The number of runtime arguments.
     @inlinable
-    public init(serviceType: Any.Type, name: String? = nil, argumentsType: Any.Type = Void.self) {
+    public init(serviceType: Any.Type, name: String? = nil, argumentsType: Any.Type, argumentCount: Int) {
         self.serviceType = serviceType
         self.name = name
         self.argumentsType = argumentsType
+        self.argumentCount = argumentCount
+    }
+
+    /// Creates a key, counting the arguments from `argumentsType`: none for `Void`, the element count of
+    /// a tuple type, one for any other type.
+    ///
+    /// ```swift
+    /// let key = ServiceKey(serviceType: Animal.self, name: "cat", argumentsType: String.self)
+    /// ```
+    ///
+    /// > Warning: A factory that takes a single argument of tuple or `Void` type needs
+    /// > ``init(serviceType:name:argumentsType:argumentCount:)`` with `argumentCount: 1`.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type the registration is resolved as.
+    ///   - name: The registration name, or `nil`.
+    ///   - argumentsType: `Void.self` for a factory without runtime arguments, the argument's type for
+    ///     one argument, or the tuple of the argument types for several.
+    public init(serviceType: Any.Type, name: String? = nil, argumentsType: Any.Type = Void.self) {
+        self.init(
+            serviceType: serviceType,
+            name: name,
+            argumentsType: argumentsType,
+            argumentCount: Self.elementCount(of: argumentsType)
+        )
+    }
+
+    /// The same key for another service type: the key of a wrapper (`Lazy`, `Optional`) or of a
+    /// forwarded type.
+    @inlinable
+    func with(serviceType: Any.Type) -> ServiceKey {
+        ServiceKey(serviceType: serviceType, name: name, argumentsType: argumentsType, argumentCount: argumentCount)
+    }
+
+    /// The key of the same arguments for another service type and name: a key forwarded to this one.
+    func with(serviceType: Any.Type, name: String?) -> ServiceKey {
+        ServiceKey(serviceType: serviceType, name: name, argumentsType: argumentsType, argumentCount: argumentCount)
+    }
+
+    /// Whether `other`, a key of the same service type, has the same name and arguments.
+    func matches(_ other: ServiceKey) -> Bool {
+        argumentsType == other.argumentsType && argumentCount == other.argumentCount && name == other.name
     }
 
     /// Whether the factory behind this key takes runtime arguments.
     public var takesArguments: Bool {
-        argumentsType != Void.self
+        argumentCount > 0
     }
 
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-        lhs.serviceType == rhs.serviceType && lhs.argumentsType == rhs.argumentsType && lhs.name == rhs.name
+        lhs.serviceType == rhs.serviceType && lhs.argumentsType == rhs.argumentsType
+            && lhs.argumentCount == rhs.argumentCount && lhs.name == rhs.name
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
         hasher.combine(ObjectIdentifier(argumentsType))
+        hasher.combine(argumentCount)
         hasher.combine(name)
+    }
+
+    /// The number of elements of a tuple type as its name shows it (`(Int, String)` has two, `()` none),
+    /// or 1 for any other type. Only keys made by hand need it: the engine knows each call's count.
+    static func elementCount(of type: Any.Type) -> Int {
+        if type == Void.self {
+            return 0
+        }
+        let name = Array(String(describing: type))
+        guard name.first == "(" else { return 1 }
+        var depth = 0
+        var commas = 0
+        for (offset, character) in name.enumerated() {
+            switch character {
+            case "(", "<", "[":
+                depth += 1
+            case ")", ">", "]":
+                depth -= 1
+                // A parenthesis closed before the end: a function type such as `(Int) -> Int`.
+                if depth == 0, offset != name.count - 1 {
+                    return 1
+                }
+            case "," where depth == 1:
+                commas += 1
+            default:
+                break
+            }
+        }
+        return commas + 1
     }
 
     /// The key as a reader would write it, for example `Animal named "cat" with arguments (String)`.
@@ -62,9 +146,13 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The argument types in parentheses: `()`, `(String)` or `(String, Bool)`.
+    /// The argument types in parentheses: `()`, `(String)` or `(String, Bool)`; a single argument of
+    /// tuple type keeps its own parentheses: `((Int, Int))`.
     var argumentsDescription: String {
         let rendered = String(describing: argumentsType)
-        return rendered.hasPrefix("(") ? rendered : "(\(rendered))"
+        if argumentCount == 1 || !rendered.hasPrefix("(") {
+            return "(\(rendered))"
+        }
+        return rendered
     }
 }

@@ -40,10 +40,12 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
     public func resolveService<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
-        arguments: Arguments
+        arguments: Arguments,
+        argumentCount: Int
     ) throws(DIError) -> Service {
-        try container.hierarchy.withLock { () throws(DIError) in
-            try container.resolve(serviceType, name: name, arguments: arguments, resolver: self)
+        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self, argumentCount: argumentCount)
+        return try container.hierarchy.withLock { () throws(DIError) in
+            try container.resolve(key, arguments: arguments, resolver: self)
         }
     }
 }
@@ -85,6 +87,7 @@ extension Container {
     ///
     /// - Returns: A view that may be shared by any number of threads and tasks.
     public func synchronize() -> SynchronizedResolver {
-        SynchronizedResolver(self)
+        hierarchy.share()
+        return SynchronizedResolver(self)
     }
 }

@@ -97,10 +97,16 @@ struct MigratingFromSwinjectArticleTests {
             func resolveService<Service, Arguments>(
                 _ serviceType: Service.Type,
                 name: String?,
-                arguments: Arguments
+                arguments: Arguments,
+                argumentCount: Int
             ) throws(DIError) -> Service {
                 guard let service = animal as? Service else {
-                    let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self)
+                    let key = ServiceKey(
+                        serviceType: Service.self,
+                        name: name,
+                        argumentsType: Arguments.self,
+                        argumentCount: argumentCount
+                    )
                     throw .notRegistered(key: key, path: [], candidates: [])
                 }
                 return service

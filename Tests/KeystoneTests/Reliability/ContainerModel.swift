@@ -78,7 +78,7 @@ extension Reliability {
             /// Instances made in this graph, by registration (all but `.transient`).
             var graph: [Int: Int] = [:]
             /// The registrations whose factories are running, with the key each was asked for.
-            var path: [(registration: Int, key: ModelKey)] = []
+            var path: [(registration: Int, key: ModelKey, arguments: String)] = []
             /// The serial the next new instance takes.
             var nextSerial: Int
             /// The new instances, in creation order: registration, serial, the serials they hold.
@@ -134,9 +134,13 @@ extension Reliability {
         }
 
         /// Forgets the instances held for registrations in `scope` (and of `service`, if given) of `node`
-        /// and its ancestors, never of its descendants.
+        /// and its ancestors, never of its descendants. With a service, as Swinject: the walk up stops at
+        /// the first container that has no registration of that service.
         mutating func reset(_ scope: ScopeChoice, service: ServiceKind?, from node: Int) {
             for index in chain(from: node) {
+                if let service, !nodes[index].table.keys.contains(where: { $0.service == service }) {
+                    return
+                }
                 for id in nodes[index].table.values {
                     guard let registration = registrations[id], registration.scope == scope else { continue }
                     if let service, registration.key.service != service { continue }
@@ -244,7 +248,9 @@ extension Reliability {
             guard let id = lookup(key, on: node), let registration = registrations[id] else {
                 throw .notRegistered(key: key, path: simulation.path.map(\.key), candidates: candidates(for: key, on: node))
             }
-            if let first = simulation.path.firstIndex(where: { $0.registration == id }) {
+            // A cycle is the same registration asked for again with the same arguments; other arguments
+            // are recursion.
+            if let first = simulation.path.firstIndex(where: { $0.registration == id && $0.arguments == arguments }) {
                 throw .cycle(path: simulation.path[first...].map(\.key) + [key])
             }
             switch registration.scope {
@@ -268,7 +274,7 @@ extension Reliability {
             }
             var dependencies: [Expected] = []
             if let dependency = registration.dependency {
-                simulation.path.append((id, key))
+                simulation.path.append((id, key, arguments))
                 let rendered = dependencyArguments.rendered(for: dependency.signature)
                 for _ in 0..<2 {
                     dependencies.append(try resolve(dependency, from: node, arguments: rendered, alive: alive, in: &simulation))
