@@ -259,34 +259,37 @@ struct InjectTests {
     }
 }
 
-/// The process-wide default container: only this suite touches it, one test at a time, with a service
-/// type no other test registers.
-@Suite("The default container", .serialized)
-struct DefaultContainerTests {
-    private final class DefaultOnly: Sendable {}
+extension ProcessWideContainerTests {
+    /// The process-wide default container, which `DIActor.shared` fronts too: the suites that touch it are
+    /// nested in `ProcessWideContainerTests`, one test at a time, and this one registers a service type no
+    /// other test registers.
+    @Suite("The default container", .serialized)
+    struct DefaultContainerTests {
+        private final class DefaultOnly: Sendable {}
 
-    @Test("Outside withCurrent the facades use one process-wide container, from every task")
-    func facadesShareTheDefaultContainer() async {
-        let container = Container.current
-        #expect(Container.current === container)
-        #expect(Container.withCurrent(Container()) { Container.current } !== container)
+        @Test("Outside withCurrent the facades use one process-wide container, from every task")
+        func facadesShareTheDefaultContainer() async {
+            let container = Container.current
+            #expect(Container.current === container)
+            #expect(Container.withCurrent(Container()) { Container.current } !== container)
 
-        DependencyRegistry.register { DefaultOnly() }
-        defer { DependencyRegistry.reset() }
+            DependencyRegistry.register { DefaultOnly() }
+            defer { DependencyRegistry.reset() }
 
-        let fromTasks = await withTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<16 {
-                group.addTask { ObjectIdentifier(DependencyRegistry.resolve() as DefaultOnly) }
+            let fromTasks = await withTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { ObjectIdentifier(DependencyRegistry.resolve() as DefaultOnly) }
+                }
+                return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
             }
-            return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
-        }
-        let fromThread = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: ObjectIdentifier(DependencyRegistry.resolve() as DefaultOnly))
+            let fromThread = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(returning: ObjectIdentifier(DependencyRegistry.resolve() as DefaultOnly))
+                }
             }
-        }
 
-        #expect(fromTasks == [fromThread])
-        #expect(Container.withCurrent(Container()) { DependencyRegistry.optional() as DefaultOnly? } == nil)
+            #expect(fromTasks == [fromThread])
+            #expect(Container.withCurrent(Container()) { DependencyRegistry.optional() as DefaultOnly? } == nil)
+        }
     }
 }

@@ -37,7 +37,10 @@ extension Container {
     /// ```
     ///
     /// A property wrapper remembers the container that was current when it was initialized, so a
-    /// `@LazyInject` read after `operation` returned still resolves from `container`.
+    /// `@LazyInject` read after `operation` returned still resolves from `container`: the wrapper keeps
+    /// `container` alive until it has resolved. The one exception is a wrapper initialized while
+    /// `container`'s hierarchy is creating an instance (inside a factory), which holds it weakly; see
+    /// ``LazyInject``.
     ///
     /// > Warning: Pass a root container made for the purpose. Registry startup state and
     /// > `DependencyRegistry` bookkeeping belong to the container passed here, and a container is
@@ -121,13 +124,16 @@ final class FrontContext: Sendable {
     /// Runs `body` under the hierarchy's recursive lock: the lock of every resolve, every registration
     /// and of the fronts' bookkeeping for this container.
     func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        try container.hierarchy.withLock(body)
+        // The registrations a front makes in `body` are whole when it returns: published then.
+        try container.hierarchy.withLockPublishing(body)
     }
 
     /// Reads or changes the fronts' bookkeeping under the hierarchy's lock.
     ///
-    /// `body` must not call back into user code or into the facades: the state is held exclusively
-    /// while it runs.
+    /// `body` must not call back into user code or into the facades, and must not release a
+    /// registration or an instance (whose deinit is user code): the state is held exclusively while it
+    /// runs, and a second access from inside would stop the program ("Simultaneous accesses"). That is
+    /// why the state holds no entries and no instances: only plain data.
     func withState<T>(_ body: (inout FrontState) -> T) -> T {
         book.withState(body)
     }
@@ -154,8 +160,21 @@ final class FrontContext: Sendable {
             case .global:
                 try resolver.resolveThrows(serviceType, name: name)
             case .unique:
-                try container.synchronizedResolveNew(serviceType, name: name, resolver: resolver)
+                try resolveNew(serviceType, name: name)
             }
+        }
+    }
+
+    /// A new instance of `serviceType` under `name`. For an `Optional` type that is not registered as
+    /// such, a new instance of the wrapped type, wrapped; `nil` when that is not registered either.
+    func resolveNew<Service>(_ serviceType: Service.Type, name: String?) throws(DIError) -> Service {
+        try withLock { () throws(DIError) in
+            if let optional = Service.self as? any UniqueOptional.Type,
+                container.slot(for: ServiceKey(serviceType: Service.self, name: name)) == nil
+            {
+                return try optional.resolveNewWrapped(name: name, in: self) as! Service
+            }
+            return try container.resolveNew(serviceType, name: name, resolver: resolver)
         }
     }
 
@@ -214,10 +233,39 @@ final class FrontContext: Sendable {
     }
 }
 
-/// The fronts' bookkeeping for one container: Registry startup state and what each facade registered.
+/// The fronts' bookkeeping for one container: Registry startup state, and the order in which the fronts
+/// registered. What a front knows of each of its registrations is on the registration's entry (a
+/// ``FrontRecord``), not here: the state holds plain data only, never an entry or an instance.
 struct FrontState {
     var registry = RegistryState()
-    var dependencyRegistry = DependencyRegistryState()
+    /// The order the next registration a front makes gets.
+    private var nextOrder = 0
+
+    /// Returns the next registration order, and counts it.
+    mutating func takeOrder() -> Int {
+        defer { nextOrder += 1 }
+        return nextOrder
+    }
+}
+
+/// An `Optional` asked for with `.unique`: it is made new by making its wrapped type new.
+private protocol UniqueOptional {
+    /// A new instance of the wrapped type under `name` from `context`, or `nil` when the wrapped type is
+    /// not registered under `name`.
+    static func resolveNewWrapped(name: String?, in context: FrontContext) throws(DIError) -> Self
+}
+
+extension Optional: UniqueOptional {
+    fileprivate static func resolveNewWrapped(name: String?, in context: FrontContext) throws(DIError) -> Self {
+        do {
+            return .some(try context.resolveNew(Wrapped.self, name: name))
+        } catch {
+            if case .notRegistered(let missing, _, _) = error, missing == ServiceKey(serviceType: Wrapped.self, name: name) {
+                return nil
+            }
+            throw error
+        }
+    }
 }
 
 /// The fronts' bookkeeping for one container, behind that container's hierarchy lock.

@@ -9,16 +9,19 @@ extension Container {
         return slot.entry
     }
 
-    /// Creates a new instance of the registration of `serviceType` under `name` under the hierarchy's
-    /// lock, handing `resolver` to the factory: ``resolveNew(_:name:resolver:)`` for callers that are
-    /// not already serialized.
-    func synchronizedResolveNew<Service>(
-        _ serviceType: Service.Type,
-        name: String?,
-        resolver: SynchronizedResolver
-    ) throws(DIError) -> Service {
-        try hierarchy.withLock { () throws(DIError) in
-            try resolveNew(serviceType, name: name, resolver: resolver)
+    /// The registrations this container itself holds (not forwarded keys, not an ancestor's) that a
+    /// front made and `matches` accepts, in the order the fronts made them.
+    ///
+    /// It reads the table under the hierarchy's lock and changes nothing: the caller acts on the entries
+    /// it returns afterwards, never while the table is being walked.
+    func frontEntries(where matches: (FrontRecord) -> Bool) -> [any AnyServiceEntry] {
+        withHierarchyLock {
+            var found: [(order: Int, entry: any AnyServiceEntry)] = []
+            table.forEach { slot in
+                guard !slot.isForwarded, let front = slot.entry.front, matches(front) else { return }
+                found.append((front.order, slot.entry))
+            }
+            return found.sorted { $0.order < $1.order }.map(\.entry)
         }
     }
 }

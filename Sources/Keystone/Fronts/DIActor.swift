@@ -14,10 +14,25 @@
 ///
 /// ### One engine
 ///
-/// `DIActor` keeps no registrations, instances or counters of its own. It owns a ``Container`` and
+/// `DIActor` keeps no registrations, instances or counters of its own. It fronts a ``Container`` and
 /// turns each call into that container's: a registration is a container registration with a scope,
 /// a resolve is the container's resolve (errors are the container's ``DIError``), and the inspection
-/// calls return the container's counts and ``Container/statusReport()``.
+/// calls return the container's counts, ``Container/statusReport()``, ``Container/verify(samples:)``
+/// and ``Container/dependencyGraph(samples:)``.
+///
+/// ``shared`` fronts the process-wide default container, the one ``Registry``, ``DependencyRegistry``
+/// and the property wrappers use outside ``Container/withCurrent(_:operation:)``. A registration made
+/// through any of them is resolvable through the others, and all of them take that container's one
+/// lock, so a `DIActor` factory that builds an object with `@Inject`, and a ``DependencyRegistry``
+/// instantiator that calls ``DIActorBridge/resolveSync(_:)``, can run on two threads at once without
+/// waiting for each other forever:
+///
+/// ```swift
+/// DependencyRegistry.register { () -> Analytics in ConsoleAnalytics() }
+/// let analytics = await DIActor.shared.resolve(Analytics.self)   // the facade's shared instance
+/// ```
+///
+/// An actor made with ``init()`` has a container of its own instead.
 ///
 /// ### Lifetimes
 ///
@@ -40,7 +55,8 @@
 /// ### Thread safety
 ///
 /// Every call into the container, whether registering, resolving, releasing or reporting, runs under
-/// the recursive lock that the container's ``Container/synchronize()`` view takes. The actor gives
+/// the recursive lock that the container's ``Container/synchronize()`` view takes (for ``shared``, the
+/// lock the facades take too). The actor gives
 /// its callers the `await` shape and a serial order; the lock is what keeps the container consistent,
 /// which is why ``DIActorBridge``'s synchronous calls can use the container of ``shared`` from any
 /// thread without hopping onto the actor. Since the lock is recursive, a factory registered on
@@ -58,16 +74,23 @@
 @globalActor
 public actor DIActor {
     /// The process-wide instance, used by ``DIActorGlobalAPI``, ``DIActorBridge`` and the `@DIActor`
-    /// attribute.
+    /// attribute. It fronts the process-wide default container, which ``Registry``,
+    /// ``DependencyRegistry`` and the property wrappers share.
     ///
     /// ```swift
     /// await DIActor.shared.register(Analytics.self) { ConsoleAnalytics() }
+    /// let sameOne: Analytics = DependencyRegistry.resolve()   // outside Container.withCurrent
     /// ```
     ///
-    /// > Warning: Its registrations are global to the process. Tests that run in parallel should use
-    /// > instances of their own (``init()``) or distinct types, and never call ``releaseAll()`` on it
-    /// > while another test uses it.
-    public static let shared = DIActor()
+    /// It always fronts the default container, even inside ``Container/withCurrent(_:operation:)``,
+    /// which binds another container for the facades and the property wrappers only.
+    ///
+    /// > Warning: Its registrations are global to the process, and shared with the facades: its
+    /// > ``releaseAll()`` clears the default container, removing what ``Registry`` modules and
+    /// > ``DependencyRegistry`` registered there too. Tests that run in parallel should use instances of
+    /// > their own (``init()``) or distinct types, and never call ``releaseAll()`` on it while another
+    /// > test uses it or the default container.
+    public static let shared = DIActor(fronting: FrontContext.standard.resolver)
 
     /// The container, through its synchronized view: each resolve takes the container's lock.
     /// `nonisolated`, so that ``DIActorBridge`` reaches the same container synchronously.
@@ -84,9 +107,16 @@ public actor DIActor {
     /// ```
     ///
     /// > Warning: The `@DIActor` attribute, ``DIActorGlobalAPI`` and ``DIActorBridge`` always use
-    /// > ``shared``, never an instance made here.
+    /// > ``shared``, never an instance made here. Its container is not the facades' either: a factory
+    /// > registered here that builds an object with `@Inject` takes this container's lock, then the
+    /// > facades'; never have a facade's factory call back into this actor's container synchronously.
     public init() {
         engine = Container().synchronize()
+    }
+
+    /// An actor that fronts the container behind `engine`.
+    private init(fronting engine: SynchronizedResolver) {
+        self.engine = engine
     }
 
     // MARK: - Registering
@@ -246,8 +276,9 @@ public actor DIActor {
     /// Release handlers returned before do nothing afterwards, even once their types are registered
     /// again.
     ///
-    /// > Warning: On ``shared`` it clears the registrations of the whole process, including those of
-    /// > tests running in parallel.
+    /// > Warning: On ``shared`` it clears the process-wide default container: the registrations of the
+    /// > whole process, including those ``Registry`` modules and ``DependencyRegistry`` made there, and
+    /// > those of tests running in parallel. A started ``Registry`` stays started, without its services.
     public func releaseAll() {
         let container = container
         container.withHierarchyLock {
@@ -310,6 +341,51 @@ public actor DIActor {
     /// > Warning: It writes to standard output; in a test, check ``statusReport()`` instead.
     public func printStatus() {
         container.printStatus()
+    }
+
+    /// Resolves every registration that takes no runtime arguments (and those `samples` gives arguments
+    /// for) in a throwaway scope, and returns every problem met: ``Container/verify(samples:)`` of the
+    /// actor's container.
+    ///
+    /// ```swift
+    /// @Test func theActorsGraphResolves() async {
+    ///     let dependencies = DIActor()
+    ///     await dependencies.register(Clock.self) { SystemClock() }
+    ///     #expect(await dependencies.verify() == [])
+    /// }
+    /// ```
+    ///
+    /// The container's cached instances are neither read nor replaced, and resolution counts are left
+    /// alone; factories do run.
+    ///
+    /// > Warning: On ``shared`` it checks the whole default container, the registrations of
+    /// > ``Registry`` and ``DependencyRegistry`` included, and runs their factories. A factory that
+    /// > force-unwraps a missing dependency stops the program here as it would in the app.
+    ///
+    /// - Parameter samples: Runtime arguments for registrations that need them; those without samples
+    ///   are skipped.
+    /// - Returns: The problems found, in the order met; empty when the graph resolves cleanly.
+    public func verify(samples: SampleArguments = SampleArguments()) -> [DIError] {
+        container.verify(samples: samples)
+    }
+
+    /// The dependencies among the registrations, observed by resolving each one in a throwaway scope as
+    /// ``verify(samples:)`` does: ``Container/dependencyGraph(samples:)`` of the actor's container.
+    ///
+    /// ```swift
+    /// let graph = await DIActor.shared.dependencyGraph()
+    /// print(graph.mermaid)   // graph TD ...
+    /// ```
+    ///
+    /// > Warning: Factories run while the graph is observed, so their side effects happen; call it from
+    /// > tests and diagnostics, not on a hot path.
+    ///
+    /// - Parameter samples: Runtime arguments for registrations that need them; those without samples
+    ///   are skipped.
+    /// - Returns: The nodes and edges observed, with ``DependencyGraph/mermaid`` and
+    ///   ``DependencyGraph/dot`` renderings.
+    public func dependencyGraph(samples: SampleArguments = SampleArguments()) -> DependencyGraph {
+        container.dependencyGraph(samples: samples)
     }
 }
 

@@ -57,12 +57,13 @@ public enum DependencyRegistry {
         let context = FrontContext.current
         let make = absentIfOptional(Service.self) ?? instantiator
         context.withLock {
+            let order = context.withState { $0.takeOrder() }
+            // The registration it replaces is released here, outside the bookkeeping's exclusive access:
+            // whatever its instantiator captured may have a deinit that uses a front.
             let entry = context.container.register(Service.self) { _ in make() }
                 .inObjectScope(.sharedReferences)
                 .initCompleted(postConstructAction(for: Service.self))
-            context.withState { state in
-                state.dependencyRegistry.entries[entry.key] = entry
-            }
+            entry.front = FrontRecord(maker: .dependencyRegistry, lifecycle: .injection, order: order) { _ in }
         }
     }
 
@@ -115,6 +116,10 @@ public enum DependencyRegistry {
     /// Removes every registration made with ``register(instantiator:)`` in the current container, with the
     /// instances they share.
     ///
+    /// The registrations it removes are those of the current container itself whose entry says
+    /// `DependencyRegistry` made them; a registration this facade made and that was replaced since is
+    /// already gone, with what its instantiator captured.
+    ///
     /// ```swift
     /// DependencyRegistry.register { () -> Analytics in ConsoleAnalytics() }
     /// DependencyRegistry.reset()
@@ -129,10 +134,9 @@ public enum DependencyRegistry {
     public static func reset() {
         let context = FrontContext.current
         context.withLock {
-            let entries = context.withState { state in
-                defer { state.dependencyRegistry.entries.removeAll() }
-                return Array(state.dependencyRegistry.entries.values)
-            }
+            // The entries are collected first and removed after: the table is never changed while it is
+            // walked.
+            let entries = context.container.frontEntries { $0.maker == .dependencyRegistry }
             for entry in entries {
                 context.container.unregister(entry)
             }
@@ -144,11 +148,6 @@ public enum DependencyRegistry {
         guard let optional = serviceType as? any AbsentValue.Type else { return nil }
         return { optional.absent as! Service }
     }
-}
-
-/// What ``DependencyRegistry`` remembers of one container: the registrations it made, for ``DependencyRegistry/reset()``.
-struct DependencyRegistryState {
-    var entries: [ServiceKey: any AnyServiceEntry] = [:]
 }
 
 /// A type with a value that stands for "nothing": `Optional`, whose registrations resolve to `nil`.

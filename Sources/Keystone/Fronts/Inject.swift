@@ -9,8 +9,10 @@
 /// ```
 ///
 /// The service is resolved when the property is initialized, except a ``Registry`` service registered
-/// with the `.lazy` lifecycle, which is resolved when the property is first read. Either way it comes
-/// from the container that was current when the owner was created, even when read later elsewhere.
+/// with the `.lazy` lifecycle, which is resolved when the property is first read. The lifecycle is that
+/// of the registration the property would resolve, in the current container or one of its ancestors.
+/// Either way it comes from the container that was current when the owner was created, even when read
+/// later elsewhere; until a deferred property resolves, it keeps that container as ``LazyInject`` does.
 ///
 /// > Warning: Creating the owner stops the program if the service is not registered, with a message that
 /// > names the service, the service id and the registrations of the same type under other ids. Use

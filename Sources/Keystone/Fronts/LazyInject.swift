@@ -12,13 +12,32 @@
 /// Use it to break an initialization cycle between two services, or to defer an expensive one. Unlike
 /// `@Inject`, it defers whatever the registration's lifecycle.
 ///
-/// The property holds its container weakly, as `Lazy` does, so that a service the container keeps may
-/// have `@LazyInject` properties without keeping the container alive forever.
+/// ### Which container it keeps alive
+///
+/// Until it has resolved, the property keeps the container it will resolve from alive, so it may be
+/// read after ``Container/withCurrent(_:operation:)`` has returned:
+///
+/// ```swift
+/// let screen = Container.withCurrent(testContainer) { ReportScreen() }
+/// screen.renderer.render(report)   // resolves from testContainer, still alive
+/// ```
+///
+/// The one exception is a property initialized while that container's hierarchy is creating an
+/// instance, that is, inside a factory: the container may then keep the owner (a shared service whose
+/// `@LazyInject` properties are set up in its `init`), and a strong reference back would keep both alive
+/// forever. Such a property holds its container weakly, as `Lazy` does. Either way, once the property
+/// has resolved it keeps only the service, not the container.
+///
+/// The same rule holds for an `@Inject` or `@OptionalInject` of a ``Registry`` service with the `.lazy`
+/// lifecycle, which resolves on first read too.
 ///
 /// > Warning: Reading the property stops the program if the service cannot be resolved by then (it is
-/// > not registered, the registry was shut down, or the container was deallocated), with a message that
-/// > names the service and id. Keep the container alive while its objects may still read the property;
-/// > the process-wide default container always is.
+/// > not registered, or the registry was shut down), with a message that names the service and id. A
+/// > property made inside a factory also stops the program when read after its container was
+/// > deallocated: keep that container alive while its objects may still read the property (the
+/// > process-wide default container always is). An object made outside any factory and then registered
+/// > as an instance of the same container (`register { screen }`) keeps that container alive until the
+/// > property is read.
 @propertyWrapper
 public struct LazyInject<Service> {
     private let deferred: DeferredValue<Service>
@@ -74,20 +93,31 @@ extension LazyInject: Sendable where Service: Sendable {}
 
 /// A value resolved from a context on first read, then kept: the storage of the lazy property wrappers.
 ///
-/// The cache is read and written only under the context's hierarchy lock, so an owner shared across
-/// threads sees one resolve.
+/// The cache, and the strong reference to the container, are read and written only under the context's
+/// hierarchy lock, so an owner shared across threads sees one resolve.
 final class DeferredValue<Value> {
-    /// The container to resolve from, held weakly: a service the container keeps (a `.container` one)
-    /// may hold this value, and a strong reference would keep the container alive forever.
+    /// The container to resolve from, held strongly until the value is resolved, unless the value was
+    /// made while the hierarchy was creating an instance (see `init`).
+    private var keptContainer: Container?
+    /// The container to resolve from, held weakly: the only reference when `keptContainer` is `nil`.
     private weak var container: Container?
     private let hierarchy: Hierarchy
     private let produce: @Sendable (FrontContext) -> Value
     private var cached: Value?
 
+    /// Prepares to resolve from `context`'s container.
+    ///
+    /// Made inside a factory of the container's hierarchy (a resolve is in flight under the lock), it
+    /// holds the container weakly: the container may come to hold the owner of this value, and a strong
+    /// reference back would form a cycle. Made anywhere else, it keeps the container alive until the
+    /// value is resolved, so that a property read after `withCurrent` returned still resolves.
     init(_ context: FrontContext, produce: @escaping @Sendable (FrontContext) -> Value) {
-        self.container = context.container
-        self.hierarchy = context.container.hierarchy
+        let container = context.container
+        self.container = container
+        self.hierarchy = container.hierarchy
         self.produce = produce
+        let isCreating = hierarchy.withLock { hierarchy.state.calls > 0 }
+        self.keptContainer = isCreating ? nil : container
     }
 
     var value: Value {
@@ -95,21 +125,25 @@ final class DeferredValue<Value> {
             if let cached {
                 return cached
             }
-            guard let container else {
+            guard let container = keptContainer ?? container else {
                 fatalError(
                     "Keystone: a lazily injected \(Value.self) was read after the container it was injected from was "
-                        + "deallocated. Fix: keep that container alive as long as the objects it injected."
+                        + "deallocated. It was injected inside a factory, so it held that container weakly. Fix: keep "
+                        + "that container alive as long as the objects it injected."
                 )
             }
             let made = produce(FrontContext(container))
             cached = made
+            // Resolved: the container is no longer needed, and holding it could keep it alive for good.
+            keptContainer = nil
             return made
         }
     }
 }
 
 extension DeferredValue: @unchecked Sendable where Value: Sendable {
-    // @unchecked: `cached` is read and written only in `value`, under the hierarchy's lock; the weak
-    // `container` is only read (loading a weak reference is thread-safe), `hierarchy` and `produce` are
-    // Sendable `let`s, and a `Value` handed across threads is Sendable.
+    // @unchecked: `cached` and `keptContainer` are read and written only in `init` and `value`, under the
+    // hierarchy's lock; the weak `container` is only read after `init` (loading a weak reference is
+    // thread-safe), `hierarchy` and `produce` are Sendable `let`s, and a `Value` handed across threads
+    // is Sendable.
 }

@@ -9,7 +9,9 @@
 /// ```
 ///
 /// Resolved when the property is initialized, like `@Inject`, except a ``Registry`` service with the
-/// `.lazy` lifecycle, which is resolved when the property is first read.
+/// `.lazy` lifecycle, which is resolved when the property is first read (keeping its container as
+/// ``LazyInject`` does until then). With `scope: .unique`, an Optional service type gets a new instance
+/// of the wrapped type too.
 ///
 /// > Warning: Only a missing registration gives `nil`. A registered service that cannot be created (its
 /// > factory resolves something missing, or forms a cycle) stops the program, as `@Inject` does.

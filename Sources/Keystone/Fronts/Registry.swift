@@ -136,16 +136,33 @@ extension Registry {
             context.activated {
                 load(root, chain: [], in: context)
             }
-            let eager = context.withState { state in
-                state.registry.services.values
-                    .filter { $0.lifecycle == .eager && context.container.ownEntry(for: $0.entry.key) === $0.entry }
-                    .sorted { $0.order < $1.order }
-            }
-            for record in eager {
-                record.realize(context)
-            }
+            realizeEagerServices(in: context)
             context.withState { state in
                 state.registry.phase = .started
+            }
+        }
+    }
+
+    /// Realizes, in registration order, every service of the container that a module registered with
+    /// the `.eager` lifecycle, until none is left unrealized: an eager service registered while another
+    /// is being realized (by its factory or its `postConstruct`) is realized too. The caller holds the
+    /// lock.
+    private static func realizeEagerServices(in context: FrontContext) {
+        // The entries realized so far, kept until startup ends so that their identities stay unique.
+        var realized: [any AnyServiceEntry] = []
+        var realizedIDs: Set<ObjectIdentifier> = []
+        while true {
+            let pending = context.container.frontEntries { $0.isRegistry && $0.lifecycle == .eager }
+                .filter { !realizedIDs.contains(ObjectIdentifier($0)) }
+            guard !pending.isEmpty else { return }
+            for entry in pending {
+                realized.append(entry)
+                realizedIDs.insert(ObjectIdentifier(entry))
+                // An earlier service's factory may have replaced this one, or changed its lifecycle.
+                guard context.container.ownEntry(for: entry.key) === entry, let front = entry.front,
+                    front.isRegistry, front.lifecycle == .eager
+                else { continue }
+                front.realize(context)
             }
         }
     }
@@ -209,10 +226,11 @@ extension Registry {
                     module.onShutdown()
                 }
             }
-            let entries = context.withState { state in
-                let entries = state.registry.services.values.map(\.entry)
+            // Collected before anything is removed; removed outside the bookkeeping's exclusive access,
+            // since removing a registration may run the deinit of whatever its factory captured.
+            let entries = context.container.frontEntries { $0.isRegistry }
+            context.withState { state in
                 state.registry = RegistryState(warnings: state.registry.warnings)
-                return entries
             }
             for entry in entries {
                 context.container.unregister(entry)
@@ -233,7 +251,8 @@ extension Registry {
 
 extension Registry {
     /// Registers a module's service in the engine: a shared (`.container`) registration that
-    /// post-constructs its instance; the lifecycle is the fronts' own record.
+    /// post-constructs its instance, with a ``FrontRecord`` on its entry that says Registry made it and
+    /// with which lifecycle.
     static func record<Service>(
         _ type: Service.Type,
         serviceId: String?,
@@ -246,27 +265,25 @@ extension Registry {
             let container = context.container
             let key = ServiceKey(serviceType: Service.self, name: serviceId)
             let replaces = container.ownEntry(for: key) != nil
+            let order = context.withState { $0.takeOrder() }
+            // The registration it replaces is released here, outside the bookkeeping's exclusive access:
+            // whatever its factory captured may have a deinit that uses a front.
             let entry = container.register(Service.self, name: serviceId) { _ in factory() }
                 .inObjectScope(.container)
                 .initCompleted(postConstructAction(for: Service.self))
-            let realizeNow = context.withState { state in
-                state.registry.services[key] = ServiceRecord(
-                    entry: entry,
-                    lifecycle: lifecycle,
-                    order: state.registry.nextOrder,
-                    realize: { context in
-                        _ = context.resolveOrStop(
-                            Service.self,
-                            name: serviceId,
-                            scope: .global,
-                            caller: "Registry, creating an eager service,"
-                        )
-                    }
-                )
-                state.registry.hasLazyServices = state.registry.hasLazyServices || lifecycle == .lazy
-                state.registry.nextOrder += 1
-                return lifecycle == .eager && state.registry.phase == .started
-            }
+            entry.front = FrontRecord(
+                maker: .registry,
+                lifecycle: lifecycle,
+                order: order,
+                realize: { context in
+                    _ = context.resolveOrStop(
+                        Service.self,
+                        name: serviceId,
+                        scope: .global,
+                        caller: "Registry, creating an eager service,"
+                    )
+                }
+            )
             if replaces, !replacing {
                 warn(
                     "\(key) is registered again; the new registration replaces the earlier one and drops its "
@@ -274,46 +291,43 @@ extension Registry {
                     in: context
                 )
             }
-            if realizeNow {
+            if lifecycle == .eager, context.withState({ $0.registry.phase }) == .started {
                 _ = context.resolveOrStop(Service.self, name: serviceId, scope: .global, caller: "Registry")
             }
             return ServiceOptions(context: context, key: key, entry: entry)
         }
     }
 
-    /// Changes the lifecycle of the registration `entry`, if it is still the one under `key`.
+    /// Changes the lifecycle recorded on `entry`, if it is still the registration under `key`; realizes
+    /// the service when it becomes `.eager` after startup completed.
     static func change(
         _ key: ServiceKey,
-        entry: any AnyServiceEntry,
+        entry: (any AnyServiceEntry)?,
         to lifecycle: ServiceOptions.Lifecycle,
         in context: FrontContext
     ) {
         context.withLock {
-            let realize = context.withState { state -> ((FrontContext) -> Void)? in
-                guard var record = state.registry.services[key], record.entry === entry else { return nil }
-                record.lifecycle = lifecycle
-                state.registry.services[key] = record
-                state.registry.hasLazyServices = state.registry.hasLazyServices || lifecycle == .lazy
-                return lifecycle == .eager && state.registry.phase == .started ? record.realize : nil
+            guard let entry, context.container.ownEntry(for: key) === entry, var front = entry.front, front.isRegistry
+            else { return }
+            front.lifecycle = lifecycle
+            entry.front = front
+            if lifecycle == .eager, context.withState({ $0.registry.phase }) == .started {
+                front.realize(context)
             }
-            realize?(context)
         }
     }
 
-    /// Whether the registration in effect for `serviceType` under `name` in `context` is a Registry
-    /// service with the `.lazy` lifecycle. The caller holds the lock.
+    /// Whether the registration a resolve of `serviceType` under `name` would reach from `context`, in
+    /// its container or an ancestor, is a Registry service with the `.lazy` lifecycle. The caller holds
+    /// the lock.
     static func isLazy(_ serviceType: Any.Type, name: String?, in context: FrontContext) -> Bool {
         let key = ServiceKey(serviceType: serviceType, name: name)
-        return context.withState { state in
-            guard state.registry.hasLazyServices, let record = state.registry.services[key], record.lifecycle == .lazy
-            else { return false }
-            return context.container.ownEntry(for: key) === record.entry
-        }
+        return context.container.slot(for: key)?.entry.front?.isLazyRegistryService == true
     }
 }
 
-/// What ``Registry`` remembers of one container: its startup phase, the modules started, and the
-/// lifecycle of each service its modules registered.
+/// What ``Registry`` remembers of one container: its startup phase and the modules started. What it
+/// knows of each service (its lifecycle) is on the service's entry, as a ``FrontRecord``.
 struct RegistryState {
     enum Phase {
         case stopped
@@ -339,22 +353,6 @@ struct RegistryState {
     var loaded: Set<ObjectIdentifier> = []
     /// The modules already warned about being imported again.
     var warnedModules: Set<ObjectIdentifier> = []
-    /// The services registered through modules, by key.
-    var services: [ServiceKey: ServiceRecord] = [:]
-    /// Whether any service was ever given the `.lazy` lifecycle: until then, property wrappers skip the
-    /// lookup of their service's lifecycle.
-    var hasLazyServices = false
-    var nextOrder = 0
     /// Every warning printed for this container, oldest first.
     var warnings: [String] = []
-}
-
-/// A service registered through a module: its engine registration and its lifecycle.
-struct ServiceRecord {
-    let entry: any AnyServiceEntry
-    var lifecycle: ServiceOptions.Lifecycle
-    /// The registration order, in which eager services are realized.
-    let order: Int
-    /// Resolves the service in the given context (for eager realization).
-    let realize: (FrontContext) -> Void
 }

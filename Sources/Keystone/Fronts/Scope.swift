@@ -17,6 +17,8 @@ public enum Scope: Sendable, Hashable {
     /// The instance the registration shares: for ``DependencyRegistry``, one instance of a class per
     /// container, created on first resolve; for a ``Registry`` service, its one realized instance.
     case global
-    /// A new instance on every resolve, never kept; its dependencies are resolved as usual.
+    /// A new instance on every resolve, never kept; its dependencies are resolved as usual. Asked for an
+    /// `Optional` type (`let draft: OrderDraft? = DependencyRegistry.resolve(scope: .unique)`), it makes
+    /// a new instance of the wrapped type, or gives `nil` when that is not registered.
     case unique
 }

@@ -31,13 +31,24 @@ public struct ServiceOptions {
 
     let context: FrontContext
     let key: ServiceKey
-    let entry: any AnyServiceEntry
+    /// The registration these options belong to, held weakly: options kept by the caller must not keep a
+    /// replaced registration, and what its factory captured, alive.
+    private weak var entry: (any AnyServiceEntry)?
+
+    init(context: FrontContext, key: ServiceKey, entry: any AnyServiceEntry) {
+        self.context = context
+        self.key = key
+        self.entry = entry
+    }
 
     /// Changes when the service is realized.
     ///
     /// ```swift
     /// register(Storage.self) { DiskStorage() }.lifecycle(.eager)
     /// ```
+    ///
+    /// It changes the registration that returned these options, and only while that registration is
+    /// still the one in effect: once the same type and service id is registered again, it does nothing.
     ///
     /// > Warning: Making a service `.eager` after ``Registry/performStartup()`` completed realizes it at
     /// > once; making an already realized service `.lazy` changes nothing for it.

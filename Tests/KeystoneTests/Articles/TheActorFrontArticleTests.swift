@@ -3,10 +3,11 @@ import Testing
 
 // The samples of TheActorFront.md, verbatim, each followed by the facts the article states about it.
 // Every sample but the bridge's uses a `DIActor()` of its own. The bridge always works on
-// `DIActor.shared`, whose registrations are global to the process and which the suite
+// `DIActor.shared`, which fronts the process-wide default container and which the suite
 // `DIActorSeedExamplesTests` empties before each of its tests and counts exactly. So the bridge's sample
-// joins that suite (it is `.serialized`, and its `init` empties `DIActor.shared` first), in an extension
-// at the end of this file, and never runs beside another test that uses the shared actor.
+// joins that suite (it is `.serialized`, nested in the serialized `ProcessWideContainerTests`, and its
+// `init` empties `DIActor.shared` first), in an extension at the end of this file, and never runs beside
+// another test that uses the shared actor or the default container.
 
 @Suite("Article: The Actor Front")
 struct TheActorFrontArticleTests {
@@ -37,6 +38,13 @@ struct TheActorFrontArticleTests {
         #expect(lines.contains { $0.hasPrefix("• Clock [transient] registered ") })
         #expect(lines.contains { $0.hasPrefix("• Database [container] registered ") && $0.hasSuffix(", instance held") })
         #expect(lines.contains { $0.hasPrefix("• ServerConfig [container] registered ") })
+
+        let problems = await dependencies.verify()            // [] when every registration resolves
+        let graph = await dependencies.dependencyGraph()      // graph.mermaid, graph.dot
+
+        #expect(problems == [])
+        #expect(graph.nodes.map(\.key.serviceType).contains { $0 == Database.self })
+        #expect(graph.mermaid.hasPrefix("graph TD") && graph.dot.hasPrefix("digraph"))
     }
 
     @Test("A shared registration's factory runs once, however many tasks resolve at the same moment")
@@ -136,7 +144,7 @@ extension TheActorFrontArticleTests {
 
 // MARK: - The bridge, on DIActor.shared
 
-extension DIActorSeedExamplesTests {
+extension ProcessWideContainerTests.DIActorSeedExamplesTests {
     @Test("Article The Actor Front: the bridge's sync calls and the actor see one registration")
     func theActorFrontArticleBridgeSample() async {
         // Synchronous code, on any thread:
