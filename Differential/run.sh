@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the differential test in release and runs its three modes; usable from CI at the repo root.
+#
+#   Differential/run.sh                          # self (200), mutant (50), keystone (300 sequences)
+#   DIFFERENTIAL_SEQUENCES=3000 Differential/run.sh
+#
+# Exits non-zero when Swinject disagrees with itself, when the mutant goes unnoticed, or when Keystone
+# diverges from Swinject.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+swift build -c release --package-path Differential
+binary="$(swift build -c release --package-path Differential --show-bin-path)/differential"
+
+echo "== self: Swinject vs Swinject (must pass: the harness is deterministic)"
+DIFFERENTIAL_MODE=self DIFFERENTIAL_SEQUENCES="${DIFFERENTIAL_SELF_SEQUENCES:-200}" "$binary"
+
+echo "== mutant: Swinject vs Keystone with wrong scopes (must find divergences: the test can fail)"
+DIFFERENTIAL_MODE=mutant DIFFERENTIAL_SEQUENCES="${DIFFERENTIAL_MUTANT_SEQUENCES:-50}" "$binary" | tail -n 2
+
+echo "== keystone: Swinject vs Keystone"
+DIFFERENTIAL_MODE=keystone DIFFERENTIAL_SEQUENCES="${DIFFERENTIAL_SEQUENCES:-300}" "$binary"
