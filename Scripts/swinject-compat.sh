@@ -21,7 +21,11 @@ for internal in XCTestManifests ServiceKeyTests ContainerTests.DebugHelper Servi
     BehaviorFakes ContainerTests.Behavior ContainerTests.Speed; do
     rm -f "$work/Tests/CompatTests/$internal.swift"
 done
-sed -i 's/^@testable import Swinject/import Keystone/; s/^import Swinject/import Keystone/' "$work"/Tests/CompatTests/*.swift
+for file in "$work"/Tests/CompatTests/*.swift; do
+    # Portable in-place edit: BSD and GNU sed disagree on -i.
+    sed 's/^@testable import Swinject/import Keystone/; s/^import Swinject/import Keystone/' "$file" > "$file.tmp"
+    mv "$file.tmp" "$file"
+done
 
 # Drop the test methods that use internal members.
 python3 - "$work/Tests/CompatTests" <<'PY'

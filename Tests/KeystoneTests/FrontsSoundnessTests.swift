@@ -413,7 +413,7 @@ extension ProcessWideContainerTests {
             let rounds = 1_000
             // Threads of their own: the dispatch pool may be as narrow as the test runner's own threads.
             let group = DispatchGroup()
-            let gauges = LockedCounter()
+            let gauges = Counter()
             group.enter()
             Thread.detachNewThread {
                 for _ in 0..<rounds {
@@ -433,7 +433,7 @@ extension ProcessWideContainerTests {
                 group.leave()
             }
             group.wait()
-            #expect(gauges.value == 2 * rounds)
+            #expect(gauges.count == 2 * rounds)
         }
 
         @Test("DIActor.shared.verify() checks the default container, the facades' registrations included")
@@ -469,24 +469,5 @@ extension DIActorBridge {
         for type in types {
             container.unregister(ServiceKey(serviceType: type))
         }
-    }
-}
-
-/// A counter for threads.
-private final class LockedCounter: @unchecked Sendable {
-    // @unchecked: `count` is read and written only under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
     }
 }

@@ -61,6 +61,15 @@ private final class DuringRegistration: Behavior {
     }
 }
 
+/// Registers `Link` under the names "0" to "length - 1", each resolving the next.
+private func registerChain(of length: Int, in container: Container) {
+    for index in 0..<length {
+        container.register(Link.self, name: "\(index)") { r in
+            Link(next: index + 1 < length ? try r.resolveThrows(Link.self, name: "\(index + 1)") : nil)
+        }
+    }
+}
+
 private func key(_ serviceType: Any.Type, _ name: String? = nil) -> ServiceKey {
     ServiceKey(serviceType: serviceType, name: name)
 }
@@ -342,11 +351,7 @@ struct SoundnessTests {
     func depthLimitIsNotACycle() {
         let container = Container()
         let length = 300
-        for index in 0..<length {
-            container.register(Link.self, name: "\(index)") { r in
-                Link(next: index + 1 < length ? try r.resolveThrows(Link.self, name: "\(index + 1)") : nil)
-            }
-        }
+        registerChain(of: length, in: container)
         let limit = ResolutionState.maximumDepth
         let path = (0...limit).map { key(Link.self, "\($0)") }
         #expect(throws: DIError.depthLimitExceeded(path: path, limit: limit)) {
@@ -358,11 +363,7 @@ struct SoundnessTests {
     func depthLimitProtectsASmallStack() {
         let container = Container()
         let length = 300
-        for index in 0..<length {
-            container.register(Link.self, name: "\(index)") { r in
-                Link(next: index + 1 < length ? try r.resolveThrows(Link.self, name: "\(index + 1)") : nil)
-            }
-        }
+        registerChain(of: length, in: container)
         nonisolated(unsafe) let shared = container
         let reached = Box<Int>(0)
         let shorter = Box<Int>(0)
