@@ -15,6 +15,10 @@
 ///
 /// > Warning: ``instance`` stops the program if the service can no longer be resolved (its container was
 /// > deallocated, or its registration removed); ``get()`` throws instead.
+///
+/// > Warning: A Lazy resolved with runtime arguments keeps them and passes them to the factory on the
+/// > thread that resolves it. Hand such a Lazy to another thread or task only when its arguments are
+/// > `Sendable`: the compiler cannot check them here, since the resolve calls accept any type.
 public final class Lazy<Service> {
     private let deferred: DeferredResolution<Service>
     private let graph: GraphIdentifier?
@@ -68,5 +72,10 @@ extension Lazy: InstanceWrapper {
     }
 }
 
-// A `Lazy` reads and writes its cache only under its hierarchy's lock.
+// @unchecked: the Lazy's own state (the resolved instance it caches) is used only under its hierarchy's lock, and its
+// container is reached only under that lock too, which a synchronized view's resolves take. What it cannot
+// vouch for are the runtime arguments it was resolved with: the resolve overloads take arguments of any
+// type (Swinject's spellings), so the compiler cannot require them to be `Sendable`, and the wrapper hands
+// them to the factory on whichever thread resolves. The documentation says to pass `Sendable` arguments to
+// a Lazy that crosses threads.
 extension Lazy: @unchecked Sendable where Service: Sendable {}

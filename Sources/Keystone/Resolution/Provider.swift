@@ -13,6 +13,10 @@
 ///
 /// > Warning: ``instance`` stops the program if the service can no longer be resolved (its container was
 /// > deallocated, or its registration removed); ``get()`` throws instead.
+///
+/// > Warning: A Provider resolved with runtime arguments keeps them and passes them to the factory on the
+/// > thread that resolves it. Hand such a Provider to another thread or task only when its arguments are
+/// > `Sendable`: the compiler cannot check them here, since the resolve calls accept any type.
 public final class Provider<Service> {
     private let deferred: DeferredResolution<Service>
 
@@ -59,5 +63,10 @@ extension Provider: InstanceWrapper {
     }
 }
 
-// A `Provider` has no mutable state; it resolves under its hierarchy's lock.
+// @unchecked: the Provider's own state (none: it is immutable) is used only under its hierarchy's lock, and its
+// container is reached only under that lock too, which a synchronized view's resolves take. What it cannot
+// vouch for are the runtime arguments it was resolved with: the resolve overloads take arguments of any
+// type (Swinject's spellings), so the compiler cannot require them to be `Sendable`, and the wrapper hands
+// them to the factory on whichever thread resolves. The documentation says to pass `Sendable` arguments to
+// a Provider that crosses threads.
 extension Provider: @unchecked Sendable where Service: Sendable {}
