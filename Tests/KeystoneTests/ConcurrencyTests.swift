@@ -67,7 +67,11 @@ private func makeHierarchy(_ runs: Runs) -> (parent: Container, child: Container
     parent.register(Leaf.self) { _ in Leaf() }
     parent.register(Branch.self) { r in Branch(leaf: try r.resolveThrows(Leaf.self)) }
     parent.register(Root.self) { r in
-        Root(left: try r.resolveThrows(Branch.self), right: try r.resolveThrows(Branch.self), config: try r.resolveThrows(Config.self))
+        Root(
+            left: try r.resolveThrows(Branch.self),
+            right: try r.resolveThrows(Branch.self),
+            config: try r.resolveThrows(Config.self)
+        )
     }
     let child = Container(parent: parent)
     child.register(FeatureService.self) { r in
@@ -144,7 +148,9 @@ struct ConcurrencyTests {
                 graphs.reserveCapacity(Self.resolvesPerWorker / 5)
                 for iteration in 0..<Self.resolvesPerWorker {
                     do {
-                        graphs.append(try work(view, isChild: isChild, iteration: iteration + worker, keptCache: keptCache))
+                        graphs.append(
+                            try work(view, isChild: isChild, iteration: iteration + worker, keptCache: keptCache)
+                        )
                     } catch {
                         failures.increment()
                     }
@@ -175,12 +181,14 @@ struct ConcurrencyTests {
             for worker in 0..<Self.workers {
                 group.addTask {
                     let isChild = !worker.isMultiple(of: 2)
-                let view = isChild ? childView : parentView
+                    let view = isChild ? childView : parentView
                     var failures = 0
                     var graphs: [Int] = []
                     for iteration in 0..<Self.resolvesPerWorker {
                         do {
-                            graphs.append(try work(view, isChild: isChild, iteration: iteration + worker, keptCache: keptCache))
+                            graphs.append(
+                                try work(view, isChild: isChild, iteration: iteration + worker, keptCache: keptCache)
+                            )
                         } catch {
                             failures += 1
                         }
@@ -291,66 +299,73 @@ struct ConcurrencyTests {
     }
 
     #if DEBUG
-    @Test("In debug builds, a second thread entering an unsynchronized container while another runs its resolve stops with advice")
-    func unsynchronizedMisuseIsCaught() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            // A custom scope's storage is read by the engine itself (not by a factory), so while it waits the
-            // first thread is inside the resolve path: a second thread entering then is concurrent use.
-            let inStorage = DispatchSemaphore(value: 0)
-            let finish = DispatchSemaphore(value: 0)
-            final class StallingStorage: InstanceStorage, @unchecked Sendable {
-                let inStorage: DispatchSemaphore
-                let finish: DispatchSemaphore
-                init(_ inStorage: DispatchSemaphore, _ finish: DispatchSemaphore) {
-                    self.inStorage = inStorage
-                    self.finish = finish
+        @Test(
+            "In debug builds, a second thread entering an unsynchronized container while another runs its resolve stops with advice"
+        )
+        func unsynchronizedMisuseIsCaught() async {
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                // A custom scope's storage is read by the engine itself (not by a factory), so while it waits the
+                // first thread is inside the resolve path: a second thread entering then is concurrent use.
+                let inStorage = DispatchSemaphore(value: 0)
+                let finish = DispatchSemaphore(value: 0)
+                final class StallingStorage: InstanceStorage, @unchecked Sendable {
+                    let inStorage: DispatchSemaphore
+                    let finish: DispatchSemaphore
+                    init(_ inStorage: DispatchSemaphore, _ finish: DispatchSemaphore) {
+                        self.inStorage = inStorage
+                        self.finish = finish
+                    }
+                    var instance: Any? {
+                        get { nil }
+                        set {}
+                    }
+                    func instance(inGraph graph: GraphIdentifier) -> Any? {
+                        inStorage.signal()
+                        finish.wait()
+                        return nil
+                    }
                 }
-                var instance: Any? {
-                    get { nil }
-                    set {}
-                }
-                func instance(inGraph graph: GraphIdentifier) -> Any? {
-                    inStorage.signal()
-                    finish.wait()
-                    return nil
-                }
+                let stalling = ObjectScope(
+                    storageFactory: { StallingStorage(inStorage, finish) },
+                    description: "stalling"
+                )
+                let container = Container()
+                container.register(Config.self) { _ in Config() }.inObjectScope(stalling)
+                container.register(Cache.self) { _ in Cache() }
+                nonisolated(unsafe) let shared = container  // the misuse under test
+                Thread { _ = shared.resolve(Config.self) }.start()
+                inStorage.wait()
+                _ = container.resolve(Cache.self)
+            }.map { result in
+                let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+                #expect(message.contains("entered by a second thread while another thread was resolving from it"))
+                #expect(message.contains("container.synchronize()"))
             }
-            let stalling = ObjectScope(storageFactory: { StallingStorage(inStorage, finish) }, description: "stalling")
-            let container = Container()
-            container.register(Config.self) { _ in Config() }.inObjectScope(stalling)
-            container.register(Cache.self) { _ in Cache() }
-            nonisolated(unsafe) let shared = container  // the misuse under test
-            Thread { _ = shared.resolve(Config.self) }.start()
-            inStorage.wait()
-            _ = container.resolve(Cache.self)
-        }.map { result in
-            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-            #expect(message.contains("entered by a second thread while another thread was resolving from it"))
-            #expect(message.contains("container.synchronize()"))
         }
-    }
 
-    @Test("A factory may hand work to another thread that resolves from the same unsynchronized container, and wait for it")
-    func sequentialHandOffIsAllowed() async {
-        await #expect(processExitsWith: .success) {
-            let container = Container()
-            container.register(Cache.self) { _ in Cache() }
-            container.register(Config.self) { [unowned container] _ in
-                // The factory waits while the other thread resolves: one thread at a time, so no misuse.
-                let done = DispatchSemaphore(value: 0)
-                nonisolated(unsafe) let handedOff = container
-                nonisolated(unsafe) var cache: Cache?
-                Thread {
-                    cache = handedOff.resolve(Cache.self)
-                    done.signal()
-                }.start()
-                done.wait()
-                precondition(cache != nil)
-                return Config()
+        @Test(
+            "A factory may hand work to another thread that resolves from the same unsynchronized container, and wait for it"
+        )
+        func sequentialHandOffIsAllowed() async {
+            await #expect(processExitsWith: .success) {
+                let container = Container()
+                container.register(Cache.self) { _ in Cache() }
+                container.register(Config.self) { [unowned container] _ in
+                    // The factory waits while the other thread resolves: one thread at a time, so no misuse.
+                    let done = DispatchSemaphore(value: 0)
+                    nonisolated(unsafe) let handedOff = container
+                    nonisolated(unsafe) var cache: Cache?
+                    Thread {
+                        cache = handedOff.resolve(Cache.self)
+                        done.signal()
+                    }.start()
+                    done.wait()
+                    precondition(cache != nil)
+                    return Config()
+                }
+                precondition(container.resolve(Config.self) != nil)
             }
-            precondition(container.resolve(Config.self) != nil)
         }
-    }
     #endif
 }
 

@@ -174,7 +174,11 @@ struct CycleTests {
         container.register(Leaf.self) { _ in Leaf() }
         container.register(Middle.self) { r in Middle(leaf: try r.resolveThrows(Leaf.self)) }.inObjectScope(.transient)
         container.register(Top.self) { r in
-            Top(left: try r.resolveThrows(Middle.self), right: try r.resolveThrows(Middle.self), leaf: try r.resolveThrows(Leaf.self))
+            Top(
+                left: try r.resolveThrows(Middle.self),
+                right: try r.resolveThrows(Middle.self),
+                leaf: try r.resolveThrows(Leaf.self)
+            )
         }
         let top = try container.resolveThrows(Top.self)
         #expect(top.left !== top.right)

@@ -116,7 +116,9 @@ extension ProcessWideContainerTests {
             }
 
             #expect(Self.transcript.printed.count == 1)
-            #expect(Self.transcript.printed.first?.hasPrefix("Resolution failed: No registration for UserService.") == true)
+            #expect(
+                Self.transcript.printed.first?.hasPrefix("Resolution failed: No registration for UserService.") == true
+            )
             #expect(Self.transcript.events == ["UserServiceImpl.init", "performAction"])
         }
 
@@ -134,7 +136,9 @@ extension ProcessWideContainerTests {
             }
 
             #expect(Self.transcript.printed.count == 1)
-            #expect(Self.transcript.printed.first?.hasPrefix("Resolution failed: No registration for UserService.") == true)
+            #expect(
+                Self.transcript.printed.first?.hasPrefix("Resolution failed: No registration for UserService.") == true
+            )
             #expect(Self.transcript.events == ["UserServiceImpl.init", "performAction"])
         }
 

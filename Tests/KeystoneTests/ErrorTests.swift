@@ -40,11 +40,13 @@ struct ErrorTests {
             return
         }
         #expect(key.name == "horse")
-        #expect(Set(candidates) == [
-            ServiceKey(serviceType: Animal.self, name: "cat"),
-            ServiceKey(serviceType: Animal.self, name: "dog"),
-            ServiceKey(serviceType: Animal.self, argumentsType: String.self),
-        ])
+        #expect(
+            Set(candidates) == [
+                ServiceKey(serviceType: Animal.self, name: "cat"),
+                ServiceKey(serviceType: Animal.self, name: "dog"),
+                ServiceKey(serviceType: Animal.self, argumentsType: String.self),
+            ]
+        )
         #expect(error.description.contains("Animal named \"cat\""))
         #expect(error.description.contains("Animal with arguments (String)"))
     }

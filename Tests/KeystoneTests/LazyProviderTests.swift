@@ -92,8 +92,10 @@ struct LazyProviderTests {
         do {
             let container = Container()
             container.register(Engine.self) { _ in Engine() }
-            container.register(Car.self) { r in Car(engine: r.resolve(Lazy<Engine>.self)!, spare: r.resolve(Provider<Engine>.self)!) }
-                .inObjectScope(.container)
+            container.register(Car.self) { r in
+                Car(engine: r.resolve(Lazy<Engine>.self)!, spare: r.resolve(Provider<Engine>.self)!)
+            }
+            .inObjectScope(.container)
             lazy = container.resolve(Car.self)?.engine
             weakContainer = container
         }

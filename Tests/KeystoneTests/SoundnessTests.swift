@@ -139,7 +139,10 @@ struct SoundnessTests {
 
     // MARK: 2. A failed initCompleted leaves nothing behind
 
-    @Test("An instance whose initCompleted threw is not reused in the same graph", arguments: [ObjectScope.graph, .weak])
+    @Test(
+        "An instance whose initCompleted threw is not reused in the same graph",
+        arguments: [ObjectScope.graph, .weak]
+    )
     func failedInitCompletedIsNotReused(scope: ObjectScope) throws {
         let made = Counter()
         let container = Container()
@@ -160,7 +163,10 @@ struct SoundnessTests {
 
     // MARK: 3. Recursion with other arguments is not a cycle
 
-    @Test("A registration that resolves itself with other arguments builds a tree", arguments: [ObjectScope.transient, .graph])
+    @Test(
+        "A registration that resolves itself with other arguments builds a tree",
+        arguments: [ObjectScope.transient, .graph]
+    )
     func recursionWithOtherArgumentsIsNotACycle(scope: ObjectScope) throws {
         let container = Container()
         container.register(Node.self) { (r, depth: Int) in
@@ -217,8 +223,13 @@ struct SoundnessTests {
             container.register(Part.self, name: composed) { _ in Part() }.inObjectScope(.container)
             container.register(Part.self, name: "K") { _ in Part() }.inObjectScope(.container)
             let registered = container.registeredCount()
-            #expect(try container.resolveThrows(Part.self, name: decomposed) === container.resolveThrows(Part.self, name: composed))
-            #expect(try container.resolveThrows(Part.self, name: kelvin) === container.resolveThrows(Part.self, name: "K"))
+            #expect(
+                try container.resolveThrows(Part.self, name: decomposed)
+                    === container.resolveThrows(Part.self, name: composed)
+            )
+            #expect(
+                try container.resolveThrows(Part.self, name: kelvin) === container.resolveThrows(Part.self, name: "K")
+            )
             container.register(Part.self, name: decomposed) { _ in Part() }
             #expect(container.registeredCount() == registered, "re-registering under an equivalent spelling replaces")
         }
@@ -348,18 +359,25 @@ struct SoundnessTests {
     // MARK: 10. The depth limit has its own error, and stays within a small stack
 
     @Test("An acyclic chain deeper than the limit fails with depthLimitExceeded, not a cycle")
-    func depthLimitIsNotACycle() {
+    func depthLimitIsNotACycle() throws {
         let container = Container()
-        let length = 300
-        registerChain(of: length, in: container)
-        let limit = ResolutionState.maximumDepth
-        let path = (0...limit).map { key(Link.self, "\($0)") }
-        #expect(throws: DIError.depthLimitExceeded(path: path, limit: limit)) {
+        registerChain(of: 300, in: container)
+        let error = try #require(throws: DIError.self) {
             try container.resolveThrows(Link.self, name: "0")
         }
+        guard case .depthLimitExceeded(let path, let limit) = error else {
+            Issue.record("expected depthLimitExceeded, got \(error)")
+            return
+        }
+        // The fixed limit, or less where the thread's stack is smaller (sanitizers make frames larger).
+        #expect(limit <= ResolutionState.maximumDepth)
+        #expect(path == (0...limit).map { key(Link.self, "\($0)") }, "the chain, with no key repeated")
+        #expect(error.description.contains("deeper than \(limit) levels"))
     }
 
-    @Test("On a thread with a 512 KiB stack, a chain fails cleanly where the stack runs short, and a shorter one resolves")
+    @Test(
+        "On a thread with a 512 KiB stack, a chain fails cleanly where the stack runs short, and a shorter one resolves"
+    )
     func depthLimitProtectsASmallStack() {
         let container = Container()
         let length = 300

@@ -69,8 +69,14 @@ struct VerificationTests {
         let problems = container.verify()
 
         #expect(problems.count == 2)
-        #expect(problems.contains(.circularDependency(path: [key(Profile.self), key(Session.self), key(Profile.self)])))
-        #expect(problems.contains(.notRegistered(key: key(Metrics.self), path: [key(Feed.self), key(Store.self)], candidates: [])))
+        #expect(
+            problems.contains(.circularDependency(path: [key(Profile.self), key(Session.self), key(Profile.self)]))
+        )
+        #expect(
+            problems.contains(
+                .notRegistered(key: key(Metrics.self), path: [key(Feed.self), key(Store.self)], candidates: [])
+            )
+        )
 
         // The container's cached instances were neither read nor replaced, and nothing new was cached.
         #expect(created.count == 2, "verify made its own logger in the sandbox")
@@ -103,7 +109,15 @@ struct VerificationTests {
         samples.add(Feed.self, arguments: "main")
         samples.add(Session.self, arguments: 1, true)
         let problems = container.verify(samples: samples)
-        #expect(problems == [.notRegistered(key: key(Store.self, name: "main"), path: [ServiceKey(serviceType: Feed.self, argumentsType: String.self)], candidates: [])])
+        #expect(
+            problems == [
+                .notRegistered(
+                    key: key(Store.self, name: "main"),
+                    path: [ServiceKey(serviceType: Feed.self, argumentsType: String.self)],
+                    candidates: []
+                )
+            ]
+        )
     }
 
     @Test("The dependency graph of a known container renders as the expected Mermaid and DOT text")
@@ -111,39 +125,43 @@ struct VerificationTests {
         let created = Counter()
         let container = makeFlawedContainer(created: created)
         let graph = container.dependencyGraph()
-        #expect(graph.mermaid == """
-            graph TD
-                n0["Feed<br/>graph"]
-                n1["Logger<br/>container"]
-                n2["Metrics<br/>missing"]:::missing
-                n3["Profile<br/>graph"]
-                n4["Session<br/>graph"]
-                n5["Store<br/>container"]
-                n0 --> n5
-                n5 --> n1
-                n5 --> n2
-                n0 --> n1
-                n3 --> n4
-                n4 --> n3
-                classDef missing stroke-dasharray: 5 5
-            """)
-        #expect(graph.dot == """
-            digraph Dependencies {
-                node [shape=box];
-                n0 [label="Feed\\ngraph"];
-                n1 [label="Logger\\ncontainer"];
-                n2 [label="Metrics\\nmissing", style=dashed];
-                n3 [label="Profile\\ngraph"];
-                n4 [label="Session\\ngraph"];
-                n5 [label="Store\\ncontainer"];
-                n0 -> n5;
-                n5 -> n1;
-                n5 -> n2;
-                n0 -> n1;
-                n3 -> n4;
-                n4 -> n3;
-            }
-            """)
+        #expect(
+            graph.mermaid == """
+                graph TD
+                    n0["Feed<br/>graph"]
+                    n1["Logger<br/>container"]
+                    n2["Metrics<br/>missing"]:::missing
+                    n3["Profile<br/>graph"]
+                    n4["Session<br/>graph"]
+                    n5["Store<br/>container"]
+                    n0 --> n5
+                    n5 --> n1
+                    n5 --> n2
+                    n0 --> n1
+                    n3 --> n4
+                    n4 --> n3
+                    classDef missing stroke-dasharray: 5 5
+                """
+        )
+        #expect(
+            graph.dot == """
+                digraph Dependencies {
+                    node [shape=box];
+                    n0 [label="Feed\\ngraph"];
+                    n1 [label="Logger\\ncontainer"];
+                    n2 [label="Metrics\\nmissing", style=dashed];
+                    n3 [label="Profile\\ngraph"];
+                    n4 [label="Session\\ngraph"];
+                    n5 [label="Store\\ncontainer"];
+                    n0 -> n5;
+                    n5 -> n1;
+                    n5 -> n2;
+                    n0 -> n1;
+                    n3 -> n4;
+                    n4 -> n3;
+                }
+                """
+        )
         #expect(created.count == 1, "the graph was explored in a sandbox too")
     }
 

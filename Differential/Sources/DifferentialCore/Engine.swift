@@ -11,8 +11,13 @@ public protocol Engine: AnyObject {
     /// `initCompleted` calling `initCompleted` if set, forwarded to each of `forwards` by `implements`.
     /// The factory is handed a function resolving a request through the factory's own resolver.
     func register(
-        in container: Handle, service: Any.Type, name: String?, args: [ArgType], scope: ScopeKind,
-        initCompleted: (() -> Void)?, forwards: [(type: Any.Type, name: String?)],
+        in container: Handle,
+        service: Any.Type,
+        name: String?,
+        args: [ArgType],
+        scope: ScopeKind,
+        initCompleted: (() -> Void)?,
+        forwards: [(type: Any.Type, name: String?)],
         factory: @escaping (_ resolve: (Request) -> Any?) -> Any
     )
     func resolve(in container: Handle, service: Any.Type, name: String?, args: [ArgValue]) -> Any?

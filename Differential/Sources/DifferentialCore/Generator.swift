@@ -88,8 +88,17 @@ struct Generator {
         }
         let kind = pick(Kind.allCases.filter { $0.conforms.contains(service) })
         r = Registration(
-            id: registrations.count + 1, container: container, service: service, kind: kind, name: name,
-            args: args, scope: pick(ScopeKind.allCases), initCompleted: chance(0.3), forwards: [], deps: [])
+            id: registrations.count + 1,
+            container: container,
+            service: service,
+            kind: kind,
+            name: name,
+            args: args,
+            scope: pick(ScopeKind.allCases),
+            initCompleted: chance(0.3),
+            forwards: [],
+            deps: []
+        )
         let targets = kind.conforms.filter { $0 > service }
         if !targets.isEmpty && chance(0.3) {
             r.forwards.append(Forward(service: pick(targets), name: chance(0.7) ? nil : self.name()))
@@ -113,7 +122,11 @@ struct Generator {
         case 82..<91: return .drop(index: int(8))
         case 91..<93: return .removeAll(container: container())
         default:
-            return .reset(container: container(), pick(ScopeKind.allCases), service: chance(0.5) ? int(ServiceTypes.count) : nil)
+            return .reset(
+                container: container(),
+                pick(ScopeKind.allCases),
+                service: chance(0.5) ? int(ServiceTypes.count) : nil
+            )
         }
     }
 }

@@ -43,7 +43,10 @@ public func execute<E: Engine>(_ engine: E, _ steps: [Step]) -> [String] {
             containers.append(engine.makeContainer(parent: containers[parent]))
         case .register(let r):
             engine.register(
-                in: containers[r.container], service: ServiceTypes.all[r.service], name: r.name, args: r.args,
+                in: containers[r.container],
+                service: ServiceTypes.all[r.service],
+                name: r.name,
+                args: r.args,
                 scope: r.scope,
                 initCompleted: r.initCompleted ? { recorder.initLog.append(r.id) } : nil,
                 forwards: r.forwards.map { (ServiceTypes.all[$0.service], $0.name) },
@@ -52,10 +55,15 @@ public func execute<E: Engine>(_ engine: E, _ steps: [Step]) -> [String] {
                     let deps = r.deps.map(resolve)
                     recorder.serial += 1
                     return r.kind.make(madeBy: r.id, serial: recorder.serial, deps: deps)
-                })
+                }
+            )
         case .resolve(let c, let q, let hold):
             let value = engine.resolve(
-                in: containers[c], service: ServiceTypes.all[q.service], name: q.name, args: q.args)
+                in: containers[c],
+                service: ServiceTypes.all[q.service],
+                name: q.name,
+                args: q.args
+            )
             text = describe(value)
             if hold, let value { held.append(value) }
         case .drop(let index):

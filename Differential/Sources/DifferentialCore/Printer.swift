@@ -49,7 +49,9 @@ public func swiftTest(name: String, _ divergence: Divergence, oracle: String, su
     if body.contains(where: { if case .register(let r) = $0 { r.initCompleted } else { false } }) {
         lines.append("    var log: [Int] = []  // initCompleted calls, by registration")
     }
-    if body.contains(where: { if case .drop = $0 { true } else if case .resolve(_, _, true) = $0 { true } else { false } }) {
+    if body.contains(where: {
+        if case .drop = $0 { true } else if case .resolve(_, _, true) = $0 { true } else { false }
+    }) {
         lines.append("    var held: [Any] = []")
     }
     lines.append("    let c0 = Container()")
@@ -62,7 +64,8 @@ public func swiftTest(name: String, _ divergence: Divergence, oracle: String, su
             containers += 1
         case .register(let r):
             let params = r.deps.isEmpty ? "_" : "r"
-            let closureHead = r.args.isEmpty
+            let closureHead =
+                r.args.isEmpty
                 ? "\(params) in"
                 : "(\(params): any Resolver, " + r.args.map { "_: \(swiftType($0))" }.joined(separator: ", ") + ") in"
             let deps = r.deps.isEmpty ? "" : ", [" + r.deps.map { swiftCall("r", $0) }.joined(separator: ", ") + "]"

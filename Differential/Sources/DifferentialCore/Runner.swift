@@ -11,7 +11,9 @@ public struct Divergence {
 /// Runs `steps` on a fresh engine of each kind; the first step whose outcomes differ, unless a known
 /// difference explains it (the comparison then goes on with the next step).
 public func firstDivergence(
-    _ steps: [Step], oracle: () -> any Engine, subject: () -> any Engine
+    _ steps: [Step],
+    oracle: () -> any Engine,
+    subject: () -> any Engine
 ) -> Divergence? {
     let steps = normalized(steps)
     let expected = execute(oracle(), steps)

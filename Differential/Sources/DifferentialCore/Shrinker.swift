@@ -61,7 +61,9 @@ func simplifications(of step: Step) -> [Step] {
     case .resolve(let c, let q, let hold):
         if hold { out.append(.resolve(container: c, q, hold: false)) }
         if c != 0 { out.append(.resolve(container: 0, q, hold: hold)) }
-        if !q.args.isEmpty { out.append(.resolve(container: c, Request(service: q.service, name: q.name, args: []), hold: hold)) }
+        if !q.args.isEmpty {
+            out.append(.resolve(container: c, Request(service: q.service, name: q.name, args: []), hold: hold))
+        }
     case .reset(let c, let scope, let service):
         if c != 0 { out.append(.reset(container: 0, scope, service: service)) }
     case .removeAll(let c):
@@ -136,7 +138,8 @@ public func signature(_ steps: [Step]) -> String {
             if hold { features.insert("hold") }
         case .drop: features.insert("drop")
         case .removeAll: features.insert("removeAll")
-        case .reset(_, let scope, let service): features.insert("reset(\(scope)\(service == nil ? "" : ", serviceType:"))")
+        case .reset(_, let scope, let service):
+            features.insert("reset(\(scope)\(service == nil ? "" : ", serviceType:"))")
         }
     }
     return features.sorted().joined(separator: ", ")

@@ -20,13 +20,23 @@ public final class SwinjectEngine: Engine {
     public func makeContainer(parent: Container?) -> Container { Container(parent: parent) }
 
     public func register(
-        in container: Container, service: Any.Type, name: String?, args: [ArgType], scope: ScopeKind,
-        initCompleted: (() -> Void)?, forwards: [(type: Any.Type, name: String?)],
+        in container: Container,
+        service: Any.Type,
+        name: String?,
+        args: [ArgType],
+        scope: ScopeKind,
+        initCompleted: (() -> Void)?,
+        forwards: [(type: Any.Type, name: String?)],
         factory: @escaping (_ resolve: (Request) -> Any?) -> Any
     ) {
         let registrar = Registrar(
-            container: container, name: name, scope: objectScope(scope), initCompleted: initCompleted,
-            forwards: forwards, factory: factory)
+            container: container,
+            name: name,
+            scope: objectScope(scope),
+            initCompleted: initCompleted,
+            forwards: forwards,
+            factory: factory
+        )
         dispatch(registrar, service: service, args: args.map(\.sample))
     }
 

@@ -4,9 +4,9 @@ import KeystoneSubject
 import SwinjectSubject
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 func environment(_ name: String) -> String? {
@@ -38,8 +38,10 @@ default:
 let oracleName = oracle().name, subjectName = subject().name
 
 let seeds = replay.map { [$0] } ?? (0..<sequences).map { sequenceSeed(start: startSeed, index: $0) }
-print("differential: \(oracleName) vs \(subjectName), \(seeds.count) sequences of \(stepCount) steps,"
-    + " DIFFERENTIAL_SEED=0x\(String(startSeed, radix: 16)), known differences: \(knownDifferences.map(\.name))")
+print(
+    "differential: \(oracleName) vs \(subjectName), \(seeds.count) sequences of \(stepCount) steps,"
+        + " DIFFERENTIAL_SEED=0x\(String(startSeed, radix: 16)), known differences: \(knownDifferences.map(\.name))"
+)
 
 var passed = 0, failed = 0
 var distinct: [(signature: String, seeds: [UInt64])] = []
@@ -54,8 +56,10 @@ for (index, seed) in seeds.enumerated() {
     let shrunk = shrink(divergence, check: check)
     let key = signature(shrunk.steps)
     let seedText = "0x" + String(seed, radix: 16)
-    print("\nFAIL sequence \(index) (DIFFERENTIAL_REPLAY=\(seedText)): step \(divergence.step) diverges;"
-        + " shrunk to \(shrunk.steps.count) steps")
+    print(
+        "\nFAIL sequence \(index) (DIFFERENTIAL_REPLAY=\(seedText)): step \(divergence.step) diverges;"
+            + " shrunk to \(shrunk.steps.count) steps"
+    )
     if let known = distinct.firstIndex(where: { $0.signature == key }) {
         distinct[known].seeds.append(seed)
         print("  same shape as divergence #\(known + 1): \(key)")

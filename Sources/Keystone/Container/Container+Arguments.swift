@@ -72,7 +72,8 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 3) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3)) in
+        registerPacked(serviceType, name: name, argumentCount: 3) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2)
         }
     }
@@ -94,7 +95,8 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 4) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4)) in
+        registerPacked(serviceType, name: name, argumentCount: 4) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3)
         }
     }
@@ -116,7 +118,8 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 5) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5)) in
+        registerPacked(serviceType, name: name, argumentCount: 5) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4)
         }
     }
@@ -138,7 +141,8 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 6) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6)) in
+        registerPacked(serviceType, name: name, argumentCount: 6) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6)) in
             try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5)
         }
     }
@@ -160,8 +164,18 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 7) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7)) in
-            try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5, arguments.6)
+        registerPacked(serviceType, name: name, argumentCount: 7) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7)) in
+            try factory(
+                resolver,
+                arguments.0,
+                arguments.1,
+                arguments.2,
+                arguments.3,
+                arguments.4,
+                arguments.5,
+                arguments.6
+            )
         }
     }
 
@@ -182,8 +196,19 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 8) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8)) in
-            try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5, arguments.6, arguments.7)
+        registerPacked(serviceType, name: name, argumentCount: 8) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8)) in
+            try factory(
+                resolver,
+                arguments.0,
+                arguments.1,
+                arguments.2,
+                arguments.3,
+                arguments.4,
+                arguments.5,
+                arguments.6,
+                arguments.7
+            )
         }
     }
 
@@ -204,8 +229,20 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9) throws -> Service
     ) -> ServiceEntry<Service> {
-        registerPacked(serviceType, name: name, argumentCount: 9) { (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9)) in
-            try factory(resolver, arguments.0, arguments.1, arguments.2, arguments.3, arguments.4, arguments.5, arguments.6, arguments.7, arguments.8)
+        registerPacked(serviceType, name: name, argumentCount: 9) {
+            (resolver: any Resolver, arguments: (Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9)) in
+            try factory(
+                resolver,
+                arguments.0,
+                arguments.1,
+                arguments.2,
+                arguments.3,
+                arguments.4,
+                arguments.5,
+                arguments.6,
+                arguments.7,
+                arguments.8
+            )
         }
     }
 }

@@ -260,7 +260,9 @@ extension Optional: UniqueOptional {
         do {
             return .some(try context.resolveNew(Wrapped.self, name: name))
         } catch {
-            if case .notRegistered(let missing, _, _) = error, missing == ServiceKey(serviceType: Wrapped.self, name: name) {
+            if case .notRegistered(let missing, _, _) = error,
+                missing == ServiceKey(serviceType: Wrapped.self, name: name)
+            {
                 return nil
             }
             throw error

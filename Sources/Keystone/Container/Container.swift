@@ -167,29 +167,32 @@ public final class Container {
         }
     }
 
-    /// Publishes a pending registration: its key and the keys forwarded to it go into the table. The
-    /// caller holds the lock.
-    func publish(_ registration: PendingRegistration) {
-        var replaced = insert(Slot(key: registration.key, entry: registration.entry, isForwarded: false))
-        for key in registration.forwarded {
-            replaced += insert(Slot(key: key, entry: registration.entry, isForwarded: true))
+    /// Publishes a registration: `entry` goes into the table under `key`, with the keys forwarded to it
+    /// while it was pending. The caller holds the lock.
+    func publish(_ entry: any AnyServiceEntry, under key: ServiceKey, forwarding forwarded: [ServiceKey] = []) {
+        if let replaced = insert(Slot(key: key, entry: entry, isForwarded: false)) {
+            discardUnreachable(replaced)
         }
-        discardUnreachable(replaced)
+        for key in forwarded {
+            if let replaced = insert(Slot(key: key, entry: entry, isForwarded: true)) {
+                discardUnreachable(replaced)
+            }
+        }
     }
 
     /// Puts `slot` in the table and returns the entry it replaced, if any, kept alive until the call in
     /// flight ends. The caller holds the lock and discards what is returned once the table is settled.
-    private func insert(_ slot: Slot) -> [any AnyServiceEntry] {
-        guard let replaced = table.insert(slot), replaced.entry !== slot.entry else { return [] }
+    private func insert(_ slot: Slot) -> (any AnyServiceEntry)? {
+        guard let replaced = table.insert(slot), replaced.entry !== slot.entry else { return nil }
         hierarchy.state.retire(replaced.entry)
-        return [replaced.entry]
+        return replaced.entry
     }
 
-    /// Discards the instances of `entries` that no key of this container leads to any longer. An entry
-    /// replaced under its own key keeps its instance while a key forwarded to it (`implements`) still
-    /// reaches it, as in Swinject. The caller holds the lock.
-    private func discardUnreachable(_ entries: [any AnyServiceEntry]) {
-        for entry in entries where !table.references(entry) {
+    /// Discards the instance of `entry`, just replaced, if no key of this container leads to it any
+    /// longer: an entry replaced under its own key keeps its instance while a key forwarded to it
+    /// (`implements`) still reaches it, as in Swinject. The caller holds the lock.
+    private func discardUnreachable(_ entry: any AnyServiceEntry) {
+        if !table.references(entry) {
             entry.discardInstance()
         }
     }
@@ -226,10 +229,14 @@ public final class Container {
         name: String? = nil,
         to service: ServiceEntry<Service>
     ) {
-        let slot = Slot(key: service.key.with(serviceType: Forwarded.self, name: name), entry: service, isForwarded: true)
+        let slot = Slot(
+            key: service.key.with(serviceType: Forwarded.self, name: name),
+            entry: service,
+            isForwarded: true
+        )
         let told = withHierarchyLockKeepingPending {
-            if !hierarchy.addPendingForward(slot) {
-                discardUnreachable(insert(slot))
+            if !hierarchy.addPendingForward(slot), let replaced = insert(slot) {
+                discardUnreachable(replaced)
             }
             return self.behaviors
         }

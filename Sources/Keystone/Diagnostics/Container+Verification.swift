@@ -54,7 +54,8 @@ extension Container {
             guard state.calls == 0, !hierarchy.isInspecting else {
                 inspection.note(
                     .invalidUsage(
-                        message: "verify() and dependencyGraph() cannot run inside a resolve; call them outside any factory."
+                        message:
+                            "verify() and dependencyGraph() cannot run inside a resolve; call them outside any factory."
                     )
                 )
                 return inspection

@@ -112,6 +112,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 
+    /// Whether two errors report the same failure: the same case, keys and paths (near misses in any
+    /// order, an underlying error by its type and description).
     public static func == (lhs: DIError, rhs: DIError) -> Bool {
         switch (lhs, rhs) {
         case (.notRegistered(let lk, let lp, let lc), .notRegistered(let rk, let rp, let rc)):
@@ -141,6 +143,7 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// `container.register(Animal.self, name: "dog") { resolver, arg1 in ... }`.
     private static func registrationHint(for key: ServiceKey) -> String {
         let name = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return "container.register(\(key.serviceType).self\(name)) { \(key.takesArguments ? "resolver, arguments..." : "resolver") in ... }"
+        return
+            "container.register(\(key.serviceType).self\(name)) { \(key.takesArguments ? "resolver, arguments..." : "resolver") in ... }"
     }
 }

@@ -284,6 +284,9 @@ extension Registry {
                     )
                 }
             )
+            if lifecycle == .lazy {
+                container.hierarchy.hasLazyFrontServices = true
+            }
             if replaces, !replacing {
                 warn(
                     "\(key) is registered again; the new registration replaces the earlier one and drops its "
@@ -311,6 +314,9 @@ extension Registry {
             else { return }
             front.lifecycle = lifecycle
             entry.front = front
+            if lifecycle == .lazy {
+                context.container.hierarchy.hasLazyFrontServices = true
+            }
             if lifecycle == .eager, context.withState({ $0.registry.phase }) == .started {
                 front.realize(context)
             }
@@ -321,6 +327,7 @@ extension Registry {
     /// its container or an ancestor, is a Registry service with the `.lazy` lifecycle. The caller holds
     /// the lock.
     static func isLazy(_ serviceType: Any.Type, name: String?, in context: FrontContext) -> Bool {
+        guard context.container.hierarchy.hasLazyFrontServices else { return false }
         let key = ServiceKey(serviceType: serviceType, name: name)
         return context.container.slot(for: key)?.entry.front?.isLazyRegistryService == true
     }

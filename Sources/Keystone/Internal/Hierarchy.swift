@@ -21,6 +21,9 @@ final class Hierarchy: @unchecked Sendable {
     /// thread at a time and a registration is published at once; from then on, other threads may
     /// resolve while one registers, and registrations are published whole (``PendingRegistration``).
     @exclusivity(unchecked) private(set) var isShared = false
+    /// Set by ``Registry`` once one of its services in the hierarchy has the `.lazy` lifecycle: until then
+    /// the property wrappers skip looking up their service's lifecycle (`@Inject` row).
+    @exclusivity(unchecked) var hasLazyFrontServices = false
 
     init() {}
 
@@ -52,12 +55,11 @@ final class Hierarchy: @unchecked Sendable {
     /// Keeps `entry`, just registered in `container` under `key`, out of every table until it is whole;
     /// publishes it at once while no other thread may be resolving. The caller holds the lock.
     func addPending(_ entry: any AnyServiceEntry, key: ServiceKey, in container: Container) {
-        let registration = PendingRegistration(container: container, entry: entry, key: key)
         guard isShared else {
-            container.publish(registration)
+            container.publish(entry, under: key)
             return
         }
-        pending.append(registration)
+        pending.append(PendingRegistration(container: container, entry: entry, key: key))
         hasPending = true
     }
 
@@ -71,7 +73,7 @@ final class Hierarchy: @unchecked Sendable {
 
     /// Publishes the registrations that are whole: every one this thread made, and those other threads
     /// made whose registering code no longer holds their entry.
-    @usableFromInline
+    @usableFromInline @inline(never)
     func publishPending() {
         withLock {
             guard hasPending else { return }
@@ -89,7 +91,11 @@ final class Hierarchy: @unchecked Sendable {
             // deinitializers may register again.
             hasPending = !pending.isEmpty
             for registration in ready {
-                registration.container.publish(registration)
+                registration.container.publish(
+                    registration.entry,
+                    under: registration.key,
+                    forwarding: registration.forwarded
+                )
             }
         }
     }

@@ -137,16 +137,22 @@ final class RegistrationTable {
         /// Kelvin sign), so they must hash alike: an ASCII name is its own composition, any other is
         /// composed first.
         static func hash(of name: String?) -> Int {
-            guard var name else { return 0 }
-            if !name.utf8.allSatisfy({ $0 < 0x80 }) {
-                name = name.precomposedStringWithCanonicalMapping
-            }
+            guard let name else { return 0 }
+            let (hash, isASCII) = fnv1a(of: name)
+            return isASCII ? hash : fnv1a(of: name.precomposedStringWithCanonicalMapping).hash
+        }
+
+        /// FNV-1a of the name's UTF-8 bytes, and whether they are all ASCII, in one pass.
+        private static func fnv1a(of name: String) -> (hash: Int, isASCII: Bool) {
+            var name = name
             return name.withUTF8 { bytes in
                 var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                var seen: UInt8 = 0
                 for byte in bytes {
+                    seen |= byte
                     hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
                 }
-                return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+                return (Int(truncatingIfNeeded: hash ^ (hash >> 29)), seen < 0x80)
             }
         }
 
@@ -276,12 +282,11 @@ final class RegistrationTable {
         UInt(bitPattern: ObjectIdentifier(type))
     }
 
-    /// The argument types of `key` and whether it takes exactly one argument, as one word: metadata
-    /// pointers are aligned, so their lowest bit is free to tell one argument of tuple type from several
-    /// arguments of the same types, and one `Void` argument from none.
-    @inlinable
+    /// The argument types of `key` and whether it takes exactly one argument, as one word (see
+    /// ``ServiceKey/argumentsWord``).
+    @inlinable @inline(__always)
     static func argumentsBits(of key: ServiceKey) -> UInt {
-        bits(of: key.argumentsType) | (key.argumentCount == 1 ? 1 : 0)
+        key.argumentsWord
     }
 
     @inlinable
@@ -291,7 +296,7 @@ final class RegistrationTable {
     }
 
     /// The position of `type`, if it has one.
-    @inlinable
+    @inlinable @inline(__always)
     func index(of type: Any.Type) -> Int? {
         let bits = Self.bits(of: type)
         let mask = capacity &- 1
@@ -310,7 +315,7 @@ final class RegistrationTable {
 
     /// Looks up `key`: a service type with a single registration is answered from its hot slot without
     /// reference counting; others from their bucket.
-    @inlinable
+    @inlinable @inline(__always)
     func lookup(_ key: ServiceKey) -> Lookup {
         guard let index = index(of: key.serviceType) else { return .missing }
         let slot = hot + index

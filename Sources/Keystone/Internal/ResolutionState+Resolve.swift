@@ -190,9 +190,7 @@ extension ResolutionState {
                 }
                 return
             case .graph:
-                if isReference(instance) {
-                    storeInLiveGraph(instance, in: entry)
-                }
+                storeInLiveGraph(instance, in: entry)
                 return
             case .weak, .custom:
                 break
@@ -207,6 +205,7 @@ extension ResolutionState {
         Service.self is AnyObject.Type || type(of: instance as Any) is AnyClass
     }
 
+    /// Keeps a class instance for the rest of the graph; values are not shared.
     @inlinable
     func storeInLiveGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
         if frames.count == 1, !entry.hasInitCompletedActions, liveRecord == nil {
@@ -214,6 +213,7 @@ extension ResolutionState {
             // graph's identity: no later lookup can ask for it.
             return
         }
+        guard isReference(instance) else { return }
         entry.graphInstance = instance
         entry.graphEpoch = epoch
         touch(entry)
@@ -284,11 +284,12 @@ extension ResolutionState {
 
     /// Keeps a class instance in the graph being resolved; values are not shared.
     private func storeInGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        guard isReference(instance) else { return }
-        if let restored {
-            restored.store(instance, for: entry.graphRecordKey)
+        guard let restored else {
+            storeInLiveGraph(instance, in: entry)
             return
         }
-        storeInLiveGraph(instance, in: entry)
+        if isReference(instance) {
+            restored.store(instance, for: entry.graphRecordKey)
+        }
     }
 }

@@ -70,11 +70,11 @@ final class ResolutionState {
     @exclusivity(unchecked) @usableFromInline var inspection: Inspection?
 
     #if DEBUG
-    /// The thread running the engine's own code for the call in flight; `nil` outside a call and while
-    /// that thread runs a factory or an action, which may hand work to another thread and wait for it.
-    private var runningThread: ThreadIdentity?
-    /// `runningThread` as each call in flight found it, restored when the call ends.
-    private var runningThreads: [ThreadIdentity?] = []
+        /// The thread running the engine's own code for the call in flight; `nil` outside a call and while
+        /// that thread runs a factory or an action, which may hand work to another thread and wait for it.
+        private var runningThread: ThreadIdentity?
+        /// `runningThread` as each call in flight found it, restored when the call ends.
+        private var runningThreads: [ThreadIdentity?] = []
     #endif
 
     init() {}
@@ -85,9 +85,9 @@ final class ResolutionState {
     @usableFromInline
     func enterCall() {
         #if DEBUG
-        checkNoOtherThreadIsRunning()
-        runningThreads.append(runningThread)
-        runningThread = .current
+            checkNoOtherThreadIsRunning()
+            runningThreads.append(runningThread)
+            runningThread = .current
         #endif
         if calls == 0 {
             epoch &+= 1
@@ -104,15 +104,16 @@ final class ResolutionState {
     @usableFromInline
     func leaveCall() -> DIError? {
         #if DEBUG
-        runningThread = runningThreads.removeLast()
+            runningThread = runningThreads.removeLast()
         #endif
         calls -= 1
         guard calls == 0 else { return nil }
+        if touched.isEmpty, liveRecord == nil, retired.isEmpty, failure == nil {
+            return nil
+        }
         let failure = self.failure
         self.failure = nil
-        if !touched.isEmpty || liveRecord != nil || !retired.isEmpty {
-            closeGraph()
-        }
+        closeGraph()
         return failure
     }
 
@@ -304,7 +305,7 @@ final class ResolutionState {
     @inlinable
     func userCodeWillRun() {
         #if DEBUG
-        setRunningThread(nil)
+            setRunningThread(nil)
         #endif
     }
 
@@ -312,30 +313,30 @@ final class ResolutionState {
     @inlinable
     func userCodeDidRun() {
         #if DEBUG
-        checkNoOtherThreadIsRunning()
-        setRunningThread(.current)
+            checkNoOtherThreadIsRunning()
+            setRunningThread(.current)
         #endif
     }
 
     #if DEBUG
-    @usableFromInline
-    func setRunningThread(_ thread: ThreadIdentity?) {
-        runningThread = thread
-    }
-
-    /// Stops the program when another thread is running the engine's code for a call in flight: two
-    /// threads are using an unsynchronized container at the same time.
-    @usableFromInline
-    func checkNoOtherThreadIsRunning() {
-        if let running = runningThread, !running.isCurrent {
-            fatalError(
-                """
-                Keystone: a Container was entered by a second thread while another thread was resolving from it. \
-                A Container is not thread-safe by itself. Fix: call container.synchronize() once, after all \
-                registrations, and resolve from every thread through the SynchronizedResolver it returns.
-                """
-            )
+        @usableFromInline
+        func setRunningThread(_ thread: ThreadIdentity?) {
+            runningThread = thread
         }
-    }
+
+        /// Stops the program when another thread is running the engine's code for a call in flight: two
+        /// threads are using an unsynchronized container at the same time.
+        @usableFromInline
+        func checkNoOtherThreadIsRunning() {
+            if let running = runningThread, !running.isCurrent {
+                fatalError(
+                    """
+                    Keystone: a Container was entered by a second thread while another thread was resolving from it. \
+                    A Container is not thread-safe by itself. Fix: call container.synchronize() once, after all \
+                    registrations, and resolve from every thread through the SynchronizedResolver it returns.
+                    """
+                )
+            }
+        }
     #endif
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// How much stack the current thread has left, for the engine's depth limit: nested resolutions take
@@ -29,32 +29,38 @@ enum StackSpace {
     }
 
     #if canImport(Glibc) || canImport(Musl)
-    /// `pthread_getattr_np`, which reads a running thread's attributes (its stack among them): a GNU
-    /// extension the C library has but its Swift module does not declare, so it is looked up by name.
-    private static let threadAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
-    }()
+        /// `pthread_getattr_np`, which reads a running thread's attributes (its stack among them): a GNU
+        /// extension the C library has but its Swift module does not declare, so it is looked up by name.
+        private static let threadAttributes:
+            (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+                guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else {
+                    return nil
+                }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self
+                )
+            }()
     #endif
 
     /// The lowest address of the current thread's stack.
     private static func lowestAddress() -> Int? {
         #if canImport(Darwin)
-        let thread = pthread_self()
-        let top = Int(bitPattern: pthread_get_stackaddr_np(thread))
-        return top - pthread_get_stacksize_np(thread)
+            let thread = pthread_self()
+            let top = Int(bitPattern: pthread_get_stackaddr_np(thread))
+            return top - pthread_get_stacksize_np(thread)
         #elseif canImport(Glibc) || canImport(Musl)
-        guard let getAttributes = threadAttributes else { return nil }
-        let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
-        defer { attributes.deallocate() }
-        guard getAttributes(pthread_self(), attributes) == 0 else { return nil }
-        defer { pthread_attr_destroy(attributes) }
-        var address: UnsafeMutableRawPointer?
-        var size = 0
-        guard pthread_attr_getstack(attributes, &address, &size) == 0, let address else { return nil }
-        return Int(bitPattern: address)
+            guard let getAttributes = threadAttributes else { return nil }
+            let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
+            defer { attributes.deallocate() }
+            guard getAttributes(pthread_self(), attributes) == 0 else { return nil }
+            defer { pthread_attr_destroy(attributes) }
+            var address: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(attributes, &address, &size) == 0, let address else { return nil }
+            return Int(bitPattern: address)
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -10,12 +10,19 @@ extension Container: Resolver {
         arguments: Arguments,
         argumentCount: Int
     ) throws(DIError) -> Service {
-        let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self, argumentCount: argumentCount)
+        let key = ServiceKey(
+            serviceType: Service.self,
+            name: name,
+            argumentsType: Arguments.self,
+            argumentCount: argumentCount
+        )
         return try resolve(key, arguments: arguments, resolver: self)
     }
 
     /// Serves a resolve with erased types: a registration of this container or an ancestor under
     /// exactly the key asked for, through the resolve compiled for its types when it was registered.
+    /// Inlined into the caller, as the whole hot path is (see ARCHITECTURE.md).
+    @inlinable
     public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
         try resolveErased(request, handing: ResolverReference(self))
     }
@@ -23,13 +30,20 @@ extension Container: Resolver {
     /// Serves `request` if a registration is found directly under its key, handing `resolver` to the
     /// factories; returns `false` for everything else (forwarded keys, wrappers, misses, inspection),
     /// which the generic ``resolve(_:name:arguments:resolver:)`` serves.
-    @usableFromInline
+    @inlinable
     func resolveErased(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
         guard !hierarchy.isInspecting else { return false }
         publishPendingRegistrations()
         switch lookup(request.key) {
         case .registered(let entry, let resolveErased):
-            try resolveErased(entry.takeUnretainedValue(), self, request.key, request.arguments, resolver, request.result)
+            try resolveErased(
+                entry.takeUnretainedValue(),
+                self,
+                request.key,
+                request.arguments,
+                resolver,
+                request.result
+            )
             return true
         case .missing, .forwarded:
             return false
@@ -37,7 +51,7 @@ extension Container: Resolver {
     }
 
     /// Looks up `key` here, then in the ancestors: the nearest container that has `key` answers.
-    @inlinable
+    @inlinable @inline(__always)
     func lookup(_ key: ServiceKey) -> RegistrationTable.Lookup {
         let found = table.lookup(key)
         if case .missing = found, let parent {
@@ -48,7 +62,7 @@ extension Container: Resolver {
 
     /// Publishes the registrations that are whole before a resolve looks anything up (see
     /// ``PendingRegistration``): one load and a branch when there are none.
-    @inlinable
+    @inlinable @inline(__always)
     func publishPendingRegistrations() {
         if hierarchy.hasPending {
             hierarchy.publishPending()
@@ -179,7 +193,7 @@ extension Container: Resolver {
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        if Service.self == GraphIdentifier.self, key.argumentCount == 0, key.name == nil,
+        if Service.self == GraphIdentifier.self, !key.takesArguments, key.name == nil,
             let graph = hierarchy.state.currentGraph()
         {
             return graph as! Service

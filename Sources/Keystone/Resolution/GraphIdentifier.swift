@@ -31,10 +31,12 @@ public struct GraphIdentifier: Hashable, Identifiable, Sendable {
         ObjectIdentifier(record)
     }
 
+    /// Whether both identify the same graph.
     public static func == (lhs: GraphIdentifier, rhs: GraphIdentifier) -> Bool {
         lhs.record === rhs.record
     }
 
+    /// Hashes the graph's identity.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(record))
     }

@@ -302,7 +302,13 @@ extension Resolver {
         _ arg4: @autoclosure () -> Arg4,
         _ arg5: @autoclosure () -> Arg5
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5()), argumentCount: 5)
+        try resolveFast(
+            self,
+            serviceType,
+            name: name,
+            arguments: (arg1(), arg2(), arg3(), arg4(), arg5()),
+            argumentCount: 5
+        )
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes five
@@ -383,7 +389,13 @@ extension Resolver {
         _ arg5: @autoclosure () -> Arg5,
         _ arg6: @autoclosure () -> Arg6
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6()), argumentCount: 6)
+        try resolveFast(
+            self,
+            serviceType,
+            name: name,
+            arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6()),
+            argumentCount: 6
+        )
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes six
@@ -470,7 +482,13 @@ extension Resolver {
         _ arg6: @autoclosure () -> Arg6,
         _ arg7: @autoclosure () -> Arg7
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7()), argumentCount: 7)
+        try resolveFast(
+            self,
+            serviceType,
+            name: name,
+            arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7()),
+            argumentCount: 7
+        )
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes seven
@@ -563,7 +581,13 @@ extension Resolver {
         _ arg7: @autoclosure () -> Arg7,
         _ arg8: @autoclosure () -> Arg8
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8()), argumentCount: 8)
+        try resolveFast(
+            self,
+            serviceType,
+            name: name,
+            arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8()),
+            argumentCount: 8
+        )
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes eight
@@ -662,7 +686,13 @@ extension Resolver {
         _ arg8: @autoclosure () -> Arg8,
         _ arg9: @autoclosure () -> Arg9
     ) throws(DIError) -> Service {
-        try resolveFast(self, serviceType, name: name, arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9()), argumentCount: 9)
+        try resolveFast(
+            self,
+            serviceType,
+            name: name,
+            arguments: (arg1(), arg2(), arg3(), arg4(), arg5(), arg6(), arg7(), arg8(), arg9()),
+            argumentCount: 9
+        )
     }
 
     /// Resolves, as a `Result`, the registration of `serviceType` under `name` whose factory takes nine

@@ -120,7 +120,9 @@ func resolveAsResult<R: Resolver, Service, Arguments>(
     argumentCount: Int
 ) -> Result<Service, DIError> {
     do {
-        return .success(try resolveFast(resolver, serviceType, name: name, arguments: arguments, argumentCount: argumentCount))
+        return .success(
+            try resolveFast(resolver, serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
+        )
     } catch {
         return .failure(error)
     }

@@ -39,7 +39,9 @@ extension ServiceEntry {
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<T1, T2, T3, T4>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type) -> ServiceEntry<Service> {
+    public func implements<T1, T2, T3, T4>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type)
+        -> ServiceEntry<Service>
+    {
         implements(type1).implements(type2).implements(type3).implements(type4)
     }
 
@@ -47,7 +49,13 @@ extension ServiceEntry {
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<T1, T2, T3, T4, T5>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type, _ type5: T5.Type) -> ServiceEntry<Service> {
+    public func implements<T1, T2, T3, T4, T5>(
+        _ type1: T1.Type,
+        _ type2: T2.Type,
+        _ type3: T3.Type,
+        _ type4: T4.Type,
+        _ type5: T5.Type
+    ) -> ServiceEntry<Service> {
         implements(type1).implements(type2).implements(type3).implements(type4).implements(type5)
     }
 
@@ -55,7 +63,14 @@ extension ServiceEntry {
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<T1, T2, T3, T4, T5, T6>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type, _ type5: T5.Type, _ type6: T6.Type) -> ServiceEntry<Service> {
+    public func implements<T1, T2, T3, T4, T5, T6>(
+        _ type1: T1.Type,
+        _ type2: T2.Type,
+        _ type3: T3.Type,
+        _ type4: T4.Type,
+        _ type5: T5.Type,
+        _ type6: T6.Type
+    ) -> ServiceEntry<Service> {
         implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6)
     }
 
@@ -63,23 +78,53 @@ extension ServiceEntry {
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<T1, T2, T3, T4, T5, T6, T7>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type, _ type5: T5.Type, _ type6: T6.Type, _ type7: T7.Type) -> ServiceEntry<Service> {
-        implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6).implements(type7)
+    public func implements<T1, T2, T3, T4, T5, T6, T7>(
+        _ type1: T1.Type,
+        _ type2: T2.Type,
+        _ type3: T3.Type,
+        _ type4: T4.Type,
+        _ type5: T5.Type,
+        _ type6: T6.Type,
+        _ type7: T7.Type
+    ) -> ServiceEntry<Service> {
+        implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6)
+            .implements(type7)
     }
 
     /// Makes each of eight types resolve through this registration too, unnamed.
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<T1, T2, T3, T4, T5, T6, T7, T8>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type, _ type5: T5.Type, _ type6: T6.Type, _ type7: T7.Type, _ type8: T8.Type) -> ServiceEntry<Service> {
-        implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6).implements(type7).implements(type8)
+    public func implements<T1, T2, T3, T4, T5, T6, T7, T8>(
+        _ type1: T1.Type,
+        _ type2: T2.Type,
+        _ type3: T3.Type,
+        _ type4: T4.Type,
+        _ type5: T5.Type,
+        _ type6: T6.Type,
+        _ type7: T7.Type,
+        _ type8: T8.Type
+    ) -> ServiceEntry<Service> {
+        implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6)
+            .implements(type7).implements(type8)
     }
 
     /// Makes each of nine types resolve through this registration too, unnamed.
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<T1, T2, T3, T4, T5, T6, T7, T8, T9>(_ type1: T1.Type, _ type2: T2.Type, _ type3: T3.Type, _ type4: T4.Type, _ type5: T5.Type, _ type6: T6.Type, _ type7: T7.Type, _ type8: T8.Type, _ type9: T9.Type) -> ServiceEntry<Service> {
-        implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6).implements(type7).implements(type8).implements(type9)
+    public func implements<T1, T2, T3, T4, T5, T6, T7, T8, T9>(
+        _ type1: T1.Type,
+        _ type2: T2.Type,
+        _ type3: T3.Type,
+        _ type4: T4.Type,
+        _ type5: T5.Type,
+        _ type6: T6.Type,
+        _ type7: T7.Type,
+        _ type8: T8.Type,
+        _ type9: T9.Type
+    ) -> ServiceEntry<Service> {
+        implements(type1).implements(type2).implements(type3).implements(type4).implements(type5).implements(type6)
+            .implements(type7).implements(type8).implements(type9)
     }
 }

@@ -187,7 +187,15 @@ public final class ServiceEntry<Service> {
     /// the resolve path unspecialized.
     @inlinable
     static func erasedResolve<Arguments>(taking _: Arguments.Type) -> ErasedResolve {
-        { (object: AnyObject, container: Container, key: ServiceKey, arguments: UnsafeRawPointer, resolver: ResolverReference, result: UnsafeMutableRawPointer) throws(DIError) in
+        {
+            (
+                object: AnyObject,
+                container: Container,
+                key: ServiceKey,
+                arguments: UnsafeRawPointer,
+                resolver: ResolverReference,
+                result: UnsafeMutableRawPointer
+            ) throws(DIError) in
             let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
             let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
             let instance = try container.resolve(entry, as: key, arguments: arguments, resolver: resolver.resolver)

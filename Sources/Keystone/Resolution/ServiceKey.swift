@@ -19,12 +19,27 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     public let serviceType: Any.Type
     /// The registration name, or `nil` for an unnamed registration.
     public let name: String?
+    /// The metadata pointer of the argument types, with its lowest bit (always clear in an aligned
+    /// pointer) set when the factory takes exactly one argument: the argument types and their count in one
+    /// word, so that a key stays four words long and is compared with one comparison (`01` to `08` rows).
+    @usableFromInline let argumentsWord: UInt
+
     /// The types of the factory's runtime arguments: `Void` for none, the type itself for one,
     /// a tuple such as `(String, Bool)` for several.
-    public let argumentsType: Any.Type
+    public var argumentsType: Any.Type {
+        unsafeBitCast(argumentsWord & ~1, to: Any.Type.self)
+    }
+
     /// How many runtime arguments the factory takes: 0 for none, 1 for one (whatever its type, a tuple
     /// or `Void` included), the tuple's element count for several.
-    public let argumentCount: Int
+    public var argumentCount: Int {
+        isSingleArgument ? 1 : Self.elementCount(of: argumentsType)
+    }
+
+    /// Whether the factory takes exactly one argument.
+    var isSingleArgument: Bool {
+        argumentsWord & 1 == 1
+    }
 
     /// Creates a key with an explicit argument count.
     ///
@@ -38,13 +53,13 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     ///   - name: The registration name, or `nil`.
     ///   - argumentsType: `Void.self` for a factory without runtime arguments, the argument's type for
     ///     one argument, or the tuple of the argument types for several.
-    ///   - argumentCount: The number of runtime arguments.
+    ///   - argumentCount: The number of runtime arguments: 1 marks a single argument, whatever its type;
+    ///     any other count is the one `argumentsType` implies (0 for `Void`, a tuple's element count).
     @inlinable
     public init(serviceType: Any.Type, name: String? = nil, argumentsType: Any.Type, argumentCount: Int) {
         self.serviceType = serviceType
         self.name = name
-        self.argumentsType = argumentsType
-        self.argumentCount = argumentCount
+        self.argumentsWord = UInt(bitPattern: ObjectIdentifier(argumentsType)) | (argumentCount == 1 ? 1 : 0)
     }
 
     /// Creates a key, counting the arguments from `argumentsType`: none for `Void`, the element count of
@@ -75,33 +90,41 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// forwarded type.
     @inlinable
     func with(serviceType: Any.Type) -> ServiceKey {
-        ServiceKey(serviceType: serviceType, name: name, argumentsType: argumentsType, argumentCount: argumentCount)
+        with(serviceType: serviceType, name: name)
     }
 
     /// The key of the same arguments for another service type and name: a key forwarded to this one.
+    @inlinable
     func with(serviceType: Any.Type, name: String?) -> ServiceKey {
-        ServiceKey(serviceType: serviceType, name: name, argumentsType: argumentsType, argumentCount: argumentCount)
+        ServiceKey(serviceType: serviceType, name: name, argumentsWord: argumentsWord)
+    }
+
+    @inlinable
+    init(serviceType: Any.Type, name: String?, argumentsWord: UInt) {
+        self.serviceType = serviceType
+        self.name = name
+        self.argumentsWord = argumentsWord
     }
 
     /// Whether `other`, a key of the same service type, has the same name and arguments.
     func matches(_ other: ServiceKey) -> Bool {
-        argumentsType == other.argumentsType && argumentCount == other.argumentCount && name == other.name
+        argumentsWord == other.argumentsWord && name == other.name
     }
 
     /// Whether the factory behind this key takes runtime arguments.
     public var takesArguments: Bool {
-        argumentCount > 0
+        isSingleArgument || argumentsType != Void.self
     }
 
+    /// Whether two keys have the same service type, argument types and count, and name.
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-        lhs.serviceType == rhs.serviceType && lhs.argumentsType == rhs.argumentsType
-            && lhs.argumentCount == rhs.argumentCount && lhs.name == rhs.name
+        lhs.serviceType == rhs.serviceType && lhs.argumentsWord == rhs.argumentsWord && lhs.name == rhs.name
     }
 
+    /// Hashes the service type, the argument types and count, and the name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
-        hasher.combine(ObjectIdentifier(argumentsType))
-        hasher.combine(argumentCount)
+        hasher.combine(argumentsWord)
         hasher.combine(name)
     }
 
@@ -119,6 +142,8 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
             switch character {
             case "(", "<", "[":
                 depth += 1
+            case ">" where offset > 0 && name[offset - 1] == "-":
+                break  // the arrow of a function type
             case ")", ">", "]":
                 depth -= 1
                 // A parenthesis closed before the end: a function type such as `(Int) -> Int`.
@@ -150,7 +175,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// tuple type keeps its own parentheses: `((Int, Int))`.
     var argumentsDescription: String {
         let rendered = String(describing: argumentsType)
-        if argumentCount == 1 || !rendered.hasPrefix("(") {
+        if isSingleArgument || !rendered.hasPrefix("(") {
             return "(\(rendered))"
         }
         return rendered

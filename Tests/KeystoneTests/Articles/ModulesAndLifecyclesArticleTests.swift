@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The samples here mirror the articles' text line for line: see ArticleSamplesTests.)
 import Keystone
 import Testing
 

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The samples here mirror the articles' text line for line: see ArticleSamplesTests.)
 import Foundation
 import Keystone
 import Testing

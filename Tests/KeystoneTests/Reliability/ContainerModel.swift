@@ -66,7 +66,11 @@ extension Reliability {
             var error: DIError {
                 switch self {
                 case .notRegistered(let key, let path, let candidates):
-                    .notRegistered(key: key.serviceKey, path: path.map(\.serviceKey), candidates: candidates.map(\.serviceKey))
+                    .notRegistered(
+                        key: key.serviceKey,
+                        path: path.map(\.serviceKey),
+                        candidates: candidates.map(\.serviceKey)
+                    )
                 case .cycle(let path):
                     .circularDependency(path: path.map(\.serviceKey))
                 }
@@ -246,7 +250,11 @@ extension Reliability {
             in simulation: inout Simulation
         ) throws(Failure) -> Expected {
             guard let id = lookup(key, on: node), let registration = registrations[id] else {
-                throw .notRegistered(key: key, path: simulation.path.map(\.key), candidates: candidates(for: key, on: node))
+                throw .notRegistered(
+                    key: key,
+                    path: simulation.path.map(\.key),
+                    candidates: candidates(for: key, on: node)
+                )
             }
             // A cycle is the same registration asked for again with the same arguments; other arguments
             // are recursion.
@@ -277,7 +285,9 @@ extension Reliability {
                 simulation.path.append((id, key, arguments))
                 let rendered = dependencyArguments.rendered(for: dependency.signature)
                 for _ in 0..<2 {
-                    dependencies.append(try resolve(dependency, from: node, arguments: rendered, alive: alive, in: &simulation))
+                    dependencies.append(
+                        try resolve(dependency, from: node, arguments: rendered, alive: alive, in: &simulation)
+                    )
                 }
                 simulation.path.removeLast()
             }

@@ -149,7 +149,9 @@ extension Reliability {
             container.register(Pool.self) { _ in Pool(census) }.inObjectScope(.weak)
             container.register(Job.self) { _ in Job(census) }.inObjectScope(.transient)
             container.register(Leaf.self) { _ in Leaf(census) }
-            container.register(Branch.self) { r in Branch(census, left: try r.resolveThrows(Leaf.self), right: try r.resolveThrows(Leaf.self)) }
+            container.register(Branch.self) { r in
+                Branch(census, left: try r.resolveThrows(Leaf.self), right: try r.resolveThrows(Leaf.self))
+            }
             container.register(Tree.self) { r in
                 Tree(
                     census,
@@ -159,7 +161,11 @@ extension Reliability {
                 )
             }.inObjectScope(.container)
             container.register(Deferring.self) { r in
-                Deferring(census, lazy: try r.resolveThrows(Lazy<Job>.self), provider: try r.resolveThrows(Provider<Job>.self))
+                Deferring(
+                    census,
+                    lazy: try r.resolveThrows(Lazy<Job>.self),
+                    provider: try r.resolveThrows(Provider<Job>.self)
+                )
             }.inObjectScope(.container)
             container.register(Husband.self) { _ in Husband() }
                 .inObjectScope(.container)
@@ -238,7 +244,11 @@ extension Reliability {
                 let container = Container()
                 container.register(Job.self) { _ in Job(census) }
                 container.register(Deferring.self) { r in
-                    Deferring(census, lazy: try r.resolveThrows(Lazy<Job>.self), provider: try r.resolveThrows(Provider<Job>.self))
+                    Deferring(
+                        census,
+                        lazy: try r.resolveThrows(Lazy<Job>.self),
+                        provider: try r.resolveThrows(Provider<Job>.self)
+                    )
                 }.inObjectScope(.container)
                 let view = container.synchronize()
                 let made = try view.resolveThrows(Deferring.self)
@@ -269,7 +279,10 @@ extension Reliability {
                 }
                 weakScreen = screen
                 #expect(screen?.missing == nil)
-                #expect(screen?.lazyClock === screen?.clock, "read after withCurrent, from the container it was made in")
+                #expect(
+                    screen?.lazyClock === screen?.clock,
+                    "read after withCurrent, from the container it was made in"
+                )
                 screen = nil
             }
             #expect(weakScreen == nil)
@@ -339,7 +352,9 @@ extension Reliability {
             container.register(Pool.self) { _ in Pool(census) }.inObjectScope(.weak)
             container.register(Job.self) { _ in Job(census) }.inObjectScope(.transient)
             container.register(Leaf.self) { _ in Leaf(census) }
-            container.register(Branch.self) { r in Branch(census, left: try r.resolveThrows(Leaf.self), right: try r.resolveThrows(Leaf.self)) }
+            container.register(Branch.self) { r in
+                Branch(census, left: try r.resolveThrows(Leaf.self), right: try r.resolveThrows(Leaf.self))
+            }
             container.register(Tree.self) { r in
                 Tree(
                     census,
@@ -370,7 +385,10 @@ extension Reliability {
                 default: _ = try view.resolveThrows(Settings.self)
                 }
                 if iteration % 100_000 == 0 {
-                    #expect(census.alive <= containerScoped, "after \(iteration) resolves, \(census.alive) objects are alive")
+                    #expect(
+                        census.alive <= containerScoped,
+                        "after \(iteration) resolves, \(census.alive) objects are alive"
+                    )
                 }
             }
             #expect(failures == resolves / 50)

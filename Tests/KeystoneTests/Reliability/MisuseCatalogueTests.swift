@@ -151,7 +151,9 @@ extension Reliability {
         func optionalResolveKeepsRealFailures() {
             let container = Container()
             container.register(Dog.self) { r in Dog(name: try r.resolveThrows(String.self, name: "dog name")) }
-            #expect(throws: DIError.notRegistered(key: key(String.self, "dog name"), path: [key(Dog.self)], candidates: [])) {
+            #expect(
+                throws: DIError.notRegistered(key: key(String.self, "dog name"), path: [key(Dog.self)], candidates: [])
+            ) {
                 try container.resolveThrows(Dog?.self)
             }
         }
@@ -333,7 +335,9 @@ extension Reliability {
             #expect(throws: DIError.factoryFailed(key: key(Clock.self), path: [], underlying: Broken())) {
                 try container.resolveThrows(Clock.self)
             }
-            #expect(throws: DIError.factoryFailed(key: key(Clock.self), path: [key(Account.self)], underlying: Broken())) {
+            #expect(
+                throws: DIError.factoryFailed(key: key(Clock.self), path: [key(Account.self)], underlying: Broken())
+            ) {
                 try container.resolveThrows(Account.self)
             }
             #expect(container.resolve(Clock.self) == nil)
@@ -385,7 +389,11 @@ extension Reliability {
                 Registry.performShutdown()
                 #expect(journal.count("Registry.shutdown") == 0)
                 #expect(Self.registryWarnings().count == 1)
-                #expect(Self.registryWarnings().last?.contains("performShutdown() was called while the registry is not started") == true)
+                #expect(
+                    Self.registryWarnings().last?.contains(
+                        "performShutdown() was called while the registry is not started"
+                    ) == true
+                )
 
                 Registry.performStartup()
                 Registry.performStartup()

@@ -75,7 +75,8 @@ extension Reliability {
         }
 
         /// The resolve call as code.
-        private func callText(_ key: ModelKey, on index: Int, arguments: ArgumentValues, style: ResolveStyle) -> String {
+        private func callText(_ key: ModelKey, on index: Int, arguments: ArgumentValues, style: ResolveStyle) -> String
+        {
             let rest = "\(key.nameText)\(arguments.callText(for: key.signature)))"
             let type = "\(key.service)"
             return switch style {
@@ -125,11 +126,13 @@ extension Reliability {
                     )
                 )
                 let arguments = key.signature == .none ? "r" : "r, \(key.signature)"
-                let body = dependency.map { dependency in
-                    let call = "try r.resolveThrows(\(dependency.service).self\(dependency.nameText)"
-                        + "\(dependencyArguments.callText(for: dependency.signature)))"
-                    return "probe(#\(id), holding: [\(call), \(call)])"
-                } ?? "probe(#\(id))"
+                let body =
+                    dependency.map { dependency in
+                        let call =
+                            "try r.resolveThrows(\(dependency.service).self\(dependency.nameText)"
+                            + "\(dependencyArguments.callText(for: dependency.signature)))"
+                        return "probe(#\(id), holding: [\(call), \(call)])"
+                    } ?? "probe(#\(id))"
                 let scoped = scope.map { ".inObjectScope(\($0))" } ?? "  // default scope"
                 note("c\(index).register(\(key.service).self\(key.nameText)) { \(arguments) in \(body) }\(scoped)")
 
@@ -144,7 +147,10 @@ extension Reliability {
                 let nameText = name.map { ", name: \"\($0)\"" } ?? ""
                 note("c\(index).hasAnyRegistration(of: \(service).self\(nameText))  // \(actual)")
                 if actual != expected {
-                    return fail("hasAnyRegistration", "hasAnyRegistration(of: \(service)\(nameText)) on c\(index) is \(actual), expected \(expected)")
+                    return fail(
+                        "hasAnyRegistration",
+                        "hasAnyRegistration(of: \(service)\(nameText)) on c\(index) is \(actual), expected \(expected)"
+                    )
                 }
 
             case .resetScope(let container, let scope):
@@ -171,7 +177,10 @@ extension Reliability {
                 let expected = model.unregister(key, on: index)
                 note("c\(index).unregister(ServiceKey(\(key)))  // \(actual), as DIActor.release does")
                 if actual != expected {
-                    return fail("unregister", "unregister(\(key)) on c\(index) returned \(actual), expected \(expected)")
+                    return fail(
+                        "unregister",
+                        "unregister(\(key)) on c\(index) returned \(actual), expected \(expected)"
+                    )
                 }
 
             case .release(let which):
@@ -215,7 +224,13 @@ extension Reliability {
                 ResolveVisitor(resolver: containers[index], key: key, arguments: arguments, style: style, mint: mint)
             )
             let call = callText(key, on: index, arguments: arguments, style: style)
-            let prediction = predictionModel().simulate(key, on: index, arguments: rendered, held: heldSerials, nextSerial: start + 1)
+            let prediction = predictionModel().simulate(
+                key,
+                on: index,
+                arguments: rendered,
+                held: heldSerials,
+                nextSerial: start + 1
+            )
 
             switch (prediction.result, outcome) {
             case (_, .notAProbe(let type)):
@@ -228,7 +243,10 @@ extension Reliability {
             case (.failure(let expected), .failure(let error?)):
                 note("\(call)  // throws \(Self.describe(error))")
                 if error != expected.error {
-                    return fail("wrong-error", "threw \(Self.describe(error)), expected \(Self.describe(expected.error))")
+                    return fail(
+                        "wrong-error",
+                        "threw \(Self.describe(error)), expected \(Self.describe(expected.error))"
+                    )
                 }
                 return nil
 
@@ -250,7 +268,12 @@ extension Reliability {
             case (.success(let expected), .success(let observations)):
                 let first = observations[0]
                 note("\(call)  // \(Self.describe(first.probe))\(keep ? ", held" : "")")
-                if let failure = check(first, against: expected, creating: prediction.simulation.created.count, fail: fail) {
+                if let failure = check(
+                    first,
+                    against: expected,
+                    creating: prediction.simulation.created.count,
+                    fail: fail
+                ) {
                     return failure
                 }
                 model.commit(prediction.simulation)
@@ -277,7 +300,12 @@ extension Reliability {
                         guard case .success(let expectedAgain) = again.result else {
                             return fail("model", "the prediction changed between two gets: \(again.result)")
                         }
-                        if let failure = check(second, against: expectedAgain, creating: again.simulation.created.count, fail: fail) {
+                        if let failure = check(
+                            second,
+                            against: expectedAgain,
+                            creating: again.simulation.created.count,
+                            fail: fail
+                        ) {
                             return failure
                         }
                         model.commit(again.simulation)
@@ -319,31 +347,47 @@ extension Reliability {
         }
 
         /// The first difference between `probe` and `expected`, as a failure kind and message.
-        private func compare(_ probe: Probe, _ expected: ContainerModel.Expected, at place: String) -> (String, String)? {
+        private func compare(_ probe: Probe, _ expected: ContainerModel.Expected, at place: String) -> (String, String)?
+        {
             let stamp = probe.stamp
             if stamp.registration != expected.registration {
-                return ("wrong-registration", "\(place) was made by registration #\(stamp.registration), expected #\(expected.registration)")
+                return (
+                    "wrong-registration",
+                    "\(place) was made by registration #\(stamp.registration), expected #\(expected.registration)"
+                )
             }
             switch expected {
             case .existing(_, let serial):
                 if stamp.serial != serial {
-                    return ("identity", "\(place) is instance \(stamp.serial), expected the existing instance \(serial)")
+                    return (
+                        "identity", "\(place) is instance \(stamp.serial), expected the existing instance \(serial)"
+                    )
                 }
                 // An existing instance keeps the arguments it was made with.
                 return nil
             case .new(_, let serial, let arguments, let dependencies):
                 if stamp.serial != serial {
                     let existing = serial > stamp.serial ? "an existing one" : "a later one"
-                    return ("identity", "\(place) is instance \(stamp.serial) (\(existing)), expected a new instance, \(serial)")
+                    return (
+                        "identity",
+                        "\(place) is instance \(stamp.serial) (\(existing)), expected a new instance, \(serial)"
+                    )
                 }
                 if stamp.arguments != arguments {
                     return ("wrong-arguments", "\(place)'s factory received \(stamp.arguments), expected \(arguments)")
                 }
                 if stamp.dependencies.count != dependencies.count {
-                    return ("wrong-dependencies", "\(place) holds \(stamp.dependencies.count) dependencies, expected \(dependencies.count)")
+                    return (
+                        "wrong-dependencies",
+                        "\(place) holds \(stamp.dependencies.count) dependencies, expected \(dependencies.count)"
+                    )
                 }
                 for (index, (actual, wanted)) in zip(stamp.dependencies, dependencies).enumerated() {
-                    if let difference = compare(actual, wanted, at: "dependency \(index + 1) of instance \(stamp.serial)") {
+                    if let difference = compare(
+                        actual,
+                        wanted,
+                        at: "dependency \(index + 1) of instance \(stamp.serial)"
+                    ) {
                         return difference
                     }
                 }

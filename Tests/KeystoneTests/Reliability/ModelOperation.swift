@@ -79,11 +79,19 @@ extension Reliability {
                     keep: random.chance(40)
                 )
             case 72..<76:
-                return .hasAnyRegistration(container: container(), service: service(), name: random.pick(Reliability.names))
+                return .hasAnyRegistration(
+                    container: container(),
+                    service: service(),
+                    name: random.pick(Reliability.names)
+                )
             case 76..<81:
                 return .resetScope(container: container(), scope: random.pick(ScopeChoice.allCases))
             case 81..<86:
-                return .resetService(container: container(), scope: random.pick(ScopeChoice.allCases), service: service())
+                return .resetService(
+                    container: container(),
+                    scope: random.pick(ScopeChoice.allCases),
+                    service: service()
+                )
             case 86..<87:
                 return .removeAll(container: container())
             case 87..<89:
@@ -111,7 +119,11 @@ extension Reliability {
         }
 
         private mutating func randomKey() -> ModelKey {
-            ModelKey(service: service(), name: random.pick(Reliability.names), signature: random.pick(Signature.allCases))
+            ModelKey(
+                service: service(),
+                name: random.pick(Reliability.names),
+                signature: random.pick(Signature.allCases)
+            )
         }
 
         /// A key to resolve or remove: mostly one registered before (with the container it was registered

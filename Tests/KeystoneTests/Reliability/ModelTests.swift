@@ -34,7 +34,13 @@ extension Reliability {
                 let replay = harness.run(shortest, transcript: true)
                 Issue.record(
                     Comment(
-                        rawValue: Self.report(seed: seed, steps: steps, original: failure, shortest: shortest, replay: replay)
+                        rawValue: Self.report(
+                            seed: seed,
+                            steps: steps,
+                            original: failure,
+                            shortest: shortest,
+                            replay: replay
+                        )
                     )
                 )
                 reported += 1
@@ -90,8 +96,14 @@ extension Reliability {
         @Test("The same seed generates the same sequence, and different seeds different ones")
         func generationIsDeterministic() {
             let seed = SplitMix64.derive(Self.baseSeed, 7)
-            #expect(OperationGenerator.sequence(seed: seed, count: 300) == OperationGenerator.sequence(seed: seed, count: 300))
-            #expect(OperationGenerator.sequence(seed: seed, count: 300) != OperationGenerator.sequence(seed: seed &+ 1, count: 300))
+            #expect(
+                OperationGenerator.sequence(seed: seed, count: 300)
+                    == OperationGenerator.sequence(seed: seed, count: 300)
+            )
+            #expect(
+                OperationGenerator.sequence(seed: seed, count: 300)
+                    != OperationGenerator.sequence(seed: seed &+ 1, count: 300)
+            )
         }
 
         @Test("The generated sequences exercise every kind of operation: hits, misses, dependencies and cycles")
@@ -163,10 +175,14 @@ extension Reliability {
         @Test("A child's own registration with several arguments wins over its parent's")
         func childRegistrationWithArgumentsShadowsParent() {
             let parent = Container()
-            parent.register(Dog.self, name: "blue") { (_, id: Int, name: String, _: Bool) in Dog(name: "parent's \(id) \(name)") }
+            parent.register(Dog.self, name: "blue") { (_, id: Int, name: String, _: Bool) in
+                Dog(name: "parent's \(id) \(name)")
+            }
             let child = Container(parent: parent)
             child.register(Dog.self, name: "blue") { (_, id: Int, name: String) in Dog(name: "child's \(id) \(name)") }
-            child.register(Dog.self, name: "blue") { (_, id: Int, name: String, _: Bool) in Dog(name: "child's \(id) \(name)") }
+            child.register(Dog.self, name: "blue") { (_, id: Int, name: String, _: Bool) in
+                Dog(name: "child's \(id) \(name)")
+            }
             #expect(child.resolve(Dog.self, name: "blue", arguments: 30, "Rex", true)?.name == "child's 30 Rex")
             #expect(child.resolve(Dog.self, name: "blue", arguments: 30, "Rex")?.name == "child's 30 Rex")
         }

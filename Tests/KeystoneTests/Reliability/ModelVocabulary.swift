@@ -290,7 +290,11 @@ extension Reliability {
                     dependencies.append(try dispatch(dependency.service, visitor).get())
                 }
                 return make(
-                    mint.stamp(registration: registration, arguments: signature.render(int, string, bool), dependencies: dependencies)
+                    mint.stamp(
+                        registration: registration,
+                        arguments: signature.render(int, string, bool),
+                        dependencies: dependencies
+                    )
                 )
             }
             let entry: ServiceEntry<Service>
@@ -300,7 +304,8 @@ extension Reliability {
             case .int:
                 entry = container.register(type, name: key.name) { (r, int: Int) in try made(r, int, "", false) }
             case .string:
-                entry = container.register(type, name: key.name) { (r, string: String) in try made(r, 0, string, false) }
+                entry = container.register(type, name: key.name) { (r, string: String) in try made(r, 0, string, false)
+                }
             case .intString:
                 entry = container.register(type, name: key.name) { (r, int: Int, string: String) in
                     try made(r, int, string, false)
@@ -321,9 +326,16 @@ extension Reliability {
         let resolver: any Resolver
         let key: ModelKey
 
-        func visit<Service>(_ type: Service.Type, make: @escaping @Sendable (Stamp) -> Service) -> Result<Probe, DIError> {
+        func visit<Service>(_ type: Service.Type, make: @escaping @Sendable (Stamp) -> Service) -> Result<
+            Probe, DIError
+        > {
             do {
-                let value = try Reliability.resolveThrows(type, from: resolver, key: key, arguments: dependencyArguments)
+                let value = try Reliability.resolveThrows(
+                    type,
+                    from: resolver,
+                    key: key,
+                    arguments: dependencyArguments
+                )
                 // Every registration of the model makes probes.
                 return .success(value as! Probe)
             } catch {
@@ -396,7 +408,8 @@ extension Reliability {
                 }
                 return observe(value, before: before)
             case .throwing, .synchronized:
-                let source: any Resolver = style == .synchronized
+                let source: any Resolver =
+                    style == .synchronized
                     ? (resolver as? Container)?.synchronize() ?? resolver
                     : resolver
                 let before = mint.lastSerial
@@ -437,7 +450,12 @@ extension Reliability {
                 }
             case .lazy:
                 do {
-                    let lazy = try Reliability.resolveThrows(Lazy<Service>.self, from: resolver, key: key, arguments: arguments)
+                    let lazy = try Reliability.resolveThrows(
+                        Lazy<Service>.self,
+                        from: resolver,
+                        key: key,
+                        arguments: arguments
+                    )
                     let before = mint.lastSerial
                     let first = try lazy.get()
                     let middle = mint.lastSerial

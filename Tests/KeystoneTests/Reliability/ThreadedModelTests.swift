@@ -38,7 +38,8 @@ extension Reliability {
                     let hex = "0x" + String(seed, radix: 16, uppercase: true)
                     Issue.record(
                         Comment(
-                            rawValue: "Round \(round), seed \(hex) (base KEYSTONE_MODEL_SEED=0x\(String(base, radix: 16, uppercase: true))):\n"
+                            rawValue:
+                                "Round \(round), seed \(hex) (base KEYSTONE_MODEL_SEED=0x\(String(base, radix: 16, uppercase: true))):\n"
                                 + problems.prefix(20).joined(separator: "\n")
                         )
                     )
@@ -168,7 +169,9 @@ extension Reliability {
             for report in all {
                 for (registration, serial) in report.shared {
                     if let other = shared[registration], other != serial {
-                        problems.append("registration #\(registration): threads saw .container instances \(other) and \(serial)")
+                        problems.append(
+                            "registration #\(registration): threads saw .container instances \(other) and \(serial)"
+                        )
                     }
                     shared[registration] = serial
                 }
@@ -179,13 +182,17 @@ extension Reliability {
                 let runs = mint.runs(of: registration)
                 let expected = shared[registration] == nil ? 0 : 1
                 if runs != expected {
-                    problems.append("the .container factory of registration #\(registration) ran \(runs) times, expected \(expected)")
+                    problems.append(
+                        "the .container factory of registration #\(registration) ran \(runs) times, expected \(expected)"
+                    )
                 }
             }
             // No top-level `.transient`/`.graph` instance reached two threads.
             for (first, one) in all.enumerated() {
                 for two in all.dropFirst(first + 1) where !one.unshared.isDisjoint(with: two.unshared) {
-                    problems.append("an unshared instance reached two threads: \(one.unshared.intersection(two.unshared).sorted().prefix(5))")
+                    problems.append(
+                        "an unshared instance reached two threads: \(one.unshared.intersection(two.unshared).sorted().prefix(5))"
+                    )
                 }
             }
             // No registration was lost: everything registered resolves as the model says, from the
@@ -193,10 +200,22 @@ extension Reliability {
             let arguments = ArgumentValues(int: 1, string: "z", bool: true)
             for (key, _) in fixed {
                 for node in 0..<2 {
-                    let expected = frozen.simulate(key, on: node, arguments: arguments.rendered(for: key.signature), held: [], nextSerial: 0)
+                    let expected = frozen.simulate(
+                        key,
+                        on: node,
+                        arguments: arguments.rendered(for: key.signature),
+                        held: [],
+                        nextSerial: 0
+                    )
                     let outcome = dispatch(
                         key.service,
-                        ResolveVisitor(resolver: views[node], key: key, arguments: arguments, style: .throwing, mint: mint)
+                        ResolveVisitor(
+                            resolver: views[node],
+                            key: key,
+                            arguments: arguments,
+                            style: .throwing,
+                            mint: mint
+                        )
                     )
                     switch (expected.result, outcome) {
                     case (.success(let instance), .success(let observations))
@@ -216,12 +235,22 @@ extension Reliability {
             for registration in late {
                 let outcome = dispatch(
                     registration.key.service,
-                    ResolveVisitor(resolver: views[1], key: registration.key, arguments: arguments, style: .throwing, mint: mint)
+                    ResolveVisitor(
+                        resolver: views[1],
+                        key: registration.key,
+                        arguments: arguments,
+                        style: .throwing,
+                        mint: mint
+                    )
                 )
-                if case .success(let observations) = outcome, observations[0].probe.stamp.registration == registration.registration {
+                if case .success(let observations) = outcome,
+                    observations[0].probe.stamp.registration == registration.registration
+                {
                     continue
                 }
-                problems.append("at the end, late \(registration.key) gave \(outcome), expected registration #\(registration.registration)")
+                problems.append(
+                    "at the end, late \(registration.key) gave \(outcome), expected registration #\(registration.registration)"
+                )
             }
             if published.count != late.count {
                 problems.append("only \(published.count) of \(late.count) late registrations were published")
@@ -265,7 +294,11 @@ extension Reliability {
             self.mint = mint
             self.published = published
             self.log = log
-            generator = OperationGenerator(seed: SplitMix64.derive(seed, 100 + index), registered: registered, containers: 2)
+            generator = OperationGenerator(
+                seed: SplitMix64.derive(seed, 100 + index),
+                registered: registered,
+                containers: 2
+            )
             random = SplitMix64(seed: SplitMix64.derive(seed, index + 1))
         }
 
@@ -293,7 +326,10 @@ extension Reliability {
             guard case .resolve(let container, let key, let arguments, let style, _) = operation else { return }
             let node = min(container, 1)
             let context = "worker \(index), step \(step): c\(node).\(style)(\(key))"
-            let outcome = dispatch(key.service, ResolveVisitor(resolver: views[node], key: key, arguments: arguments, style: style, mint: mint))
+            let outcome = dispatch(
+                key.service,
+                ResolveVisitor(resolver: views[node], key: key, arguments: arguments, style: style, mint: mint)
+            )
             if key.service == lateService {
                 // Never one of the late keys (their names are not the generator's): a miss, whose near
                 // misses change as late keys are registered.
@@ -335,7 +371,13 @@ extension Reliability {
             let context = "worker \(index), step \(step): c1.\(style)(\(registration.key)) with \(count) published"
             let outcome = dispatch(
                 registration.key.service,
-                ResolveVisitor(resolver: views[1], key: registration.key, arguments: arguments, style: style, mint: mint)
+                ResolveVisitor(
+                    resolver: views[1],
+                    key: registration.key,
+                    arguments: arguments,
+                    style: style,
+                    mint: mint
+                )
             )
             if pick >= count, case .failure(let error) = outcome {
                 // Not published yet, and not registered yet either: `notRegistered` for this very key.
@@ -408,14 +450,16 @@ extension Reliability {
         /// Where `probe` was made by other registrations than `expected` says, at any depth.
         func structuralDifference(_ probe: Probe, _ expected: ContainerModel.Expected) -> String? {
             guard probe.stamp.registration == expected.registration else {
-                return "instance \(probe.serial) was made by registration #\(probe.stamp.registration), expected #\(expected.registration)"
+                return
+                    "instance \(probe.serial) was made by registration #\(probe.stamp.registration), expected #\(expected.registration)"
             }
             // A shared instance's dependencies were resolved by whoever made it first, perhaps from the
             // other container: only the registration that made it is certain.
             let shared = scope(of: probe.stamp.registration).map { $0 == .container || $0 == .weak } ?? false
             guard case .new(_, _, _, let dependencies) = expected, !shared else { return nil }
             guard probe.stamp.dependencies.count == dependencies.count else {
-                return "instance \(probe.serial) holds \(probe.stamp.dependencies.count) dependencies, expected \(dependencies.count)"
+                return
+                    "instance \(probe.serial) holds \(probe.stamp.dependencies.count) dependencies, expected \(dependencies.count)"
             }
             for (actual, wanted) in zip(probe.stamp.dependencies, dependencies) {
                 if let difference = structuralDifference(actual, wanted) {
@@ -429,7 +473,9 @@ extension Reliability {
         mutating func record(_ probe: Probe) {
             if scope(of: probe.stamp.registration) == .container {
                 if let seen = report.shared[probe.stamp.registration], seen != probe.serial {
-                    log.append("worker \(index): registration #\(probe.stamp.registration) gave .container instances \(seen) and \(probe.serial)")
+                    log.append(
+                        "worker \(index): registration #\(probe.stamp.registration) gave .container instances \(seen) and \(probe.serial)"
+                    )
                 }
                 report.shared[probe.stamp.registration] = probe.serial
             }
