@@ -25,7 +25,10 @@ struct ArchitectureTests {
     @Test("Every function of the documented resolve path exists in the file named")
     func resolvePathFunctionsExist() throws {
         let steps = try Self.resolvePathSteps()
-        #expect(steps.count >= 10, "the resolve path in ARCHITECTURE.md lists its steps")
+        #expect(steps.count >= 5, "the resolve path in ARCHITECTURE.md lists its steps")
+        // The spine stays short: a handful of steps in at most three files.
+        #expect(steps.count <= 10)
+        #expect(Set(steps.map(\.file)).count <= 3)
         for (function, file) in steps {
             let source = try String(contentsOf: Self.packageRoot.appendingPathComponent(file), encoding: .utf8)
             let declaration = try Regex("func\\s+\(function)\\s*[<(]")

@@ -179,41 +179,6 @@ public final class ServiceEntry<Service> {
         }
     }
 
-    /// The type-erased resolve of an entry of this type whose factory takes `Arguments`.
-    ///
-    /// It is made where the entry is registered: `register` is `@inlinable`, so in the app's module the
-    /// closure is compiled for the concrete service and argument types. Code that does not know them, such
-    /// as a nested `resolver.resolve(...)` made through `any Resolver`, resolves through it and never runs
-    /// the resolve path unspecialized.
-    @inlinable
-    static func erasedResolve<Arguments>(taking _: Arguments.Type) -> ErasedResolve {
-        {
-            (
-                object: AnyObject,
-                container: Container,
-                key: ServiceKey,
-                arguments: UnsafeRawPointer,
-                resolver: ResolverReference,
-                result: UnsafeMutableRawPointer
-            ) throws(DIError) in
-            let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
-            let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
-            let instance = try container.resolve(entry, as: key, arguments: arguments, resolver: resolver.resolver)
-            result.assumingMemoryBound(to: Service?.self).pointee = instance
-        }
-    }
-
-    /// Runs the factory.
-    @inlinable
-    func make<Arguments>(_ resolver: any Resolver, _ arguments: Arguments) throws -> Service {
-        if let plainFactory {
-            return try plainFactory(resolver)
-        }
-        // The key this entry was found under includes `Arguments`, so the box has exactly this type.
-        let box = unsafeDowncast(argumentFactory.unsafelyUnwrapped, to: ArgumentFactory<Service, Arguments>.self)
-        return try box.body(resolver, arguments)
-    }
-
     /// The custom scope's storage, made on first use.
     func customStorage() -> any InstanceStorage {
         if let storage {
@@ -236,62 +201,6 @@ final class InstanceCache<Service> {
     init(instance: Service? = nil, graphInstance: Service? = nil) {
         self.instance = instance
         self.graphInstance = graphInstance
-    }
-}
-
-/// Resolves an entry for code that knows neither its service type nor its argument types: `entry` is
-/// the `ServiceEntry`, `key` the key it was found under, `arguments` points to the arguments and `result`
-/// to an `Optional` of the service type, which it sets.
-@usableFromInline
-typealias ErasedResolve = (
-    _ entry: AnyObject,
-    _ container: Container,
-    _ key: ServiceKey,
-    _ arguments: UnsafeRawPointer,
-    _ resolver: ResolverReference,
-    _ result: UnsafeMutableRawPointer
-) throws(DIError) -> Void
-
-/// The resolver a resolve hands to the factories it calls, as plain data: the container or the
-/// synchronized view the call came through, unretained (the caller keeps it alive for the call). A cached
-/// resolve never calls a factory, and never pays for making the `any Resolver` existential.
-@usableFromInline
-struct ResolverReference {
-    @usableFromInline let object: Unmanaged<AnyObject>
-    @usableFromInline let isSynchronized: Bool
-
-    @inlinable
-    init(_ container: Container) {
-        object = Unmanaged.passUnretained(container)
-        isSynchronized = false
-    }
-
-    @inlinable
-    init(_ view: SynchronizedResolver) {
-        object = Unmanaged.passUnretained(view)
-        isSynchronized = true
-    }
-
-    /// The resolver to hand to a factory.
-    @inlinable
-    var resolver: any Resolver {
-        let object = object.takeUnretainedValue()
-        if isSynchronized {
-            return unsafeDowncast(object, to: SynchronizedResolver.self)
-        }
-        return unsafeDowncast(object, to: Container.self)
-    }
-}
-
-/// A factory that takes runtime arguments, boxed so that an entry can hold it without knowing the
-/// argument types and get it back without a dynamic cast.
-@usableFromInline
-final class ArgumentFactory<Service, Arguments> {
-    @usableFromInline let body: (any Resolver, Arguments) throws -> Service
-
-    @usableFromInline
-    init(_ body: @escaping (any Resolver, Arguments) throws -> Service) {
-        self.body = body
     }
 }
 
@@ -382,7 +291,7 @@ extension ServiceEntry: AnyServiceEntry {
         state: ResolutionState,
         resolver: any Resolver
     ) throws(DIError) -> Any {
-        try state.resolve(self, as: key, arguments: arguments, resolver: resolver)
+        try state.resolveInCall(self, as: key, arguments: arguments, resolver: resolver)
     }
 
     @usableFromInline
@@ -394,9 +303,7 @@ extension ServiceEntry: AnyServiceEntry {
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError) {
         let state = container.hierarchy.state
         state.noteRequest(key, scope: objectScopeName)
-        _ = try state.withCall { () throws(DIError) in
-            try state.resolve(self, as: key, arguments: (), resolver: container)
-        }
+        _ = try state.resolveInCall(self, as: key, arguments: (), resolver: container)
     }
 
     /// `{ Service: Animal, Name: "cat", Factory: (Resolver, String) -> Animal, ObjectScope: graph }`,

@@ -31,7 +31,7 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
     /// factories it calls.
     public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
         try container.hierarchy.withLock { () throws(DIError) in
-            try container.resolveErased(request, handing: ResolverReference(self))
+            try container.serve(request, handing: ResolverReference(self))
         }
     }
 

@@ -51,7 +51,7 @@ final class ResolutionState {
     // makes dynamic exclusivity checks on these fields pure cost; they are off.
     @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
-    @exclusivity(unchecked) private(set) var calls = 0
+    @exclusivity(unchecked) var calls = 0
     /// The serial number of the current graph; an entry's graph instance is valid while it matches.
     @exclusivity(unchecked) @usableFromInline var epoch: UInt64 = 0
     /// The record of the current graph, made when something needs the graph's identity.
@@ -59,67 +59,31 @@ final class ResolutionState {
     /// A graph being resolved again (`Lazy`, `withObjectGraph`): its instances come from its record.
     @exclusivity(unchecked) @usableFromInline var restored: GraphRecord?
     /// Entries that hold an instance of the current graph, or whose custom storage was used in it.
-    @exclusivity(unchecked) private var touched: [any AnyServiceEntry] = []
+    @exclusivity(unchecked) var touched: [any AnyServiceEntry] = []
     /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
     /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
-    @exclusivity(unchecked) private var retired: [any AnyServiceEntry] = []
+    @exclusivity(unchecked) var retired: [any AnyServiceEntry] = []
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
-    @exclusivity(unchecked) private var failure: DIError?
+    @exclusivity(unchecked) var failure: DIError?
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise.
     @exclusivity(unchecked) @usableFromInline var inspection: Inspection?
 
     #if DEBUG
         /// The thread running the engine's own code for the call in flight; `nil` outside a call and while
         /// that thread runs a factory or an action, which may hand work to another thread and wait for it.
-        private var runningThread: ThreadIdentity?
+        var runningThread: ThreadIdentity?
         /// `runningThread` as each call in flight found it, restored when the call ends.
-        private var runningThreads: [ThreadIdentity?] = []
+        var runningThreads: [ThreadIdentity?] = []
     #endif
 
     init() {}
 
     // MARK: - Calls and graphs
 
-    /// Enters a call: the first call in flight opens a graph.
-    @usableFromInline
-    func enterCall() {
-        #if DEBUG
-            checkNoOtherThreadIsRunning()
-            runningThreads.append(runningThread)
-            runningThread = .current
-        #endif
-        if calls == 0 {
-            epoch &+= 1
-            // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
-        }
-        calls += 1
-    }
-
-    /// Leaves a call; when it was the top-level one, closes the graph and returns the failure to report
-    /// (a cycle found anywhere during the call fails it, whatever it returned).
-    ///
-    /// The call is settled (its failure taken, its graph detached) before any instance is released: a
-    /// deinitializer that resolves starts a call of its own, which must not see this one's state.
-    @usableFromInline
-    func leaveCall() -> DIError? {
-        #if DEBUG
-            runningThread = runningThreads.removeLast()
-        #endif
-        calls -= 1
-        guard calls == 0 else { return nil }
-        if touched.isEmpty, liveRecord == nil, retired.isEmpty, failure == nil {
-            return nil
-        }
-        let failure = self.failure
-        self.failure = nil
-        closeGraph()
-        return failure
-    }
-
     /// Drops the graph's instances (remembering them weakly in its record, if it has one) and the
     /// entries retired during the call.
-    private func closeGraph() {
+    func closeGraph() {
         let record = liveRecord
         liveRecord = nil
         var completing: [any AnyServiceEntry] = []
@@ -191,27 +155,9 @@ final class ResolutionState {
 
     // MARK: - Frames, cycles and depth
 
-    /// Pushes the frame of a resolution about to create an instance of `entry`, found under `key`, and
-    /// returns its index; throws if the stack is as deep as the engine allows. The caller pops the frame
-    /// with ``pop()`` or ``abandon(_:key:)``.
-    @usableFromInline
-    func push(
-        _ entry: any AnyServiceEntry,
-        as key: ServiceKey,
-        arguments: UnsafeRawPointer,
-        isUnique: Bool
-    ) throws(DIError) -> Int {
-        let depth = frames.count
-        if depth >= Self.stackCheckDepth {
-            try checkDepth(depth, key: key)
-        }
-        frames.append(Frame(entry: entry, key: key, arguments: arguments, isUnique: isUnique))
-        return frames.count - 1
-    }
-
     /// Throws when a resolution at `depth` may not nest further: past ``maximumDepth``, or with too
     /// little stack left.
-    private func checkDepth(_ depth: Int, key: ServiceKey) throws(DIError) {
+    func checkDepth(_ depth: Int, key: ServiceKey) throws(DIError) {
         let tooDeep = depth >= Self.maximumDepth
         if tooDeep || depth % StackSpace.checkInterval == 0 && StackSpace.isLow() {
             throw recordFailure(.depthLimitExceeded(path: path + [key], limit: depth))
@@ -251,12 +197,6 @@ final class ResolutionState {
             frames[index].reentered = true
             return
         }
-    }
-
-    /// Pops the frame on top.
-    @usableFromInline
-    func pop() {
-        frames.removeLast()
     }
 
     /// Pops the frame on top after its factory or action threw `error`, and returns what to report: a

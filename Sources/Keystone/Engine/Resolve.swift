@@ -20,18 +20,40 @@ extension ResolutionState {
         return result
     }
 
-    /// Resolves `entry`, found under `key`: reuses the instance its scope holds, or creates one.
+    /// Resolves `entry`, registered under `key`, outside inspection: counts the resolve, returns a
+    /// cached `.container` instance with a load, and otherwise resolves in a call. `resolver`, what the
+    /// factories are handed, is made only if a factory runs: a type-erased resolve holds it as a plain
+    /// reference until then.
     @inlinable
     func resolve<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,
         arguments: Arguments,
+        resolver: @autoclosure () -> any Resolver
+    ) throws(DIError) -> Service {
+        entry.resolutionCount &+= 1
+        // Only a `.container`-kind scope ever sets `instance`.
+        if let instance = entry.instance {
+            return instance
+        }
+        return try resolveInCall(entry, as: key, arguments: arguments, resolver: resolver())
+    }
+
+    /// Resolves `entry`, found under `key`, as a call (the top-level one, or nested in the call in
+    /// flight): reuses the instance its scope holds for the resolution in flight, or creates one.
+    @inlinable
+    func resolveInCall<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        if let existing = existingInstance(of: entry) {
-            return existing
+        try withCall { () throws(DIError) -> Service in
+            if let existing = existingInstance(of: entry) {
+                return existing
+            }
+            return try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
         }
-        return try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
     }
 
     /// Creates a new instance of `entry` whatever its scope holds, and does not keep it: what a front
@@ -291,5 +313,171 @@ extension ResolutionState {
         if isReference(instance) {
             restored.store(instance, for: entry.graphRecordKey)
         }
+    }
+}
+
+// MARK: - Calls and frames
+
+/// The bookkeeping the resolve path does around each call and each new instance.
+extension ResolutionState {
+    /// Enters a call: the first call in flight opens a graph.
+    @usableFromInline
+    func enterCall() {
+        #if DEBUG
+            checkNoOtherThreadIsRunning()
+            runningThreads.append(runningThread)
+            runningThread = .current
+        #endif
+        if calls == 0 {
+            epoch &+= 1
+            // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
+        }
+        calls += 1
+    }
+
+    /// Leaves a call; when it was the top-level one, closes the graph and returns the failure to report
+    /// (a cycle found anywhere during the call fails it, whatever it returned).
+    ///
+    /// The call is settled (its failure taken, its graph detached) before any instance is released: a
+    /// deinitializer that resolves starts a call of its own, which must not see this one's state.
+    @usableFromInline
+    func leaveCall() -> DIError? {
+        #if DEBUG
+            runningThread = runningThreads.removeLast()
+        #endif
+        calls -= 1
+        guard calls == 0 else { return nil }
+        if touched.isEmpty, liveRecord == nil, retired.isEmpty, failure == nil {
+            return nil
+        }
+        let failure = self.failure
+        self.failure = nil
+        closeGraph()
+        return failure
+    }
+
+    /// Pushes the frame of a resolution about to create an instance of `entry`, found under `key`, and
+    /// returns its index; throws if the stack is as deep as the engine allows. The caller pops the frame
+    /// with ``pop()`` or ``abandon(_:key:)``.
+    @usableFromInline
+    func push(
+        _ entry: any AnyServiceEntry,
+        as key: ServiceKey,
+        arguments: UnsafeRawPointer,
+        isUnique: Bool
+    ) throws(DIError) -> Int {
+        let depth = frames.count
+        if depth >= Self.stackCheckDepth {
+            try checkDepth(depth, key: key)
+        }
+        frames.append(Frame(entry: entry, key: key, arguments: arguments, isUnique: isUnique))
+        return frames.count - 1
+    }
+
+    /// Pops the frame on top.
+    @usableFromInline
+    func pop() {
+        frames.removeLast()
+    }
+
+}
+
+// MARK: - The entry's compiled resolve and factory
+
+extension ServiceEntry {
+    /// The type-erased resolve of an entry of this type whose factory takes `Arguments`.
+    ///
+    /// It is made where the entry is registered: `register` is `@inlinable`, so in the app's module the
+    /// closure is compiled for the concrete service and argument types. Code that does not know them, such
+    /// as a nested `resolver.resolve(...)` made through `any Resolver`, resolves through it and never runs
+    /// the resolve path unspecialized.
+    @inlinable
+    static func erasedResolve<Arguments>(taking _: Arguments.Type) -> ErasedResolve {
+        {
+            (
+                object: AnyObject,
+                container: Container,
+                key: ServiceKey,
+                arguments: UnsafeRawPointer,
+                resolver: ResolverReference,
+                result: UnsafeMutableRawPointer
+            ) throws(DIError) in
+            let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
+            let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
+            let instance = try container.hierarchy.state.resolve(
+                entry,
+                as: key,
+                arguments: arguments,
+                resolver: resolver.resolver
+            )
+            result.assumingMemoryBound(to: Service?.self).pointee = instance
+        }
+    }
+
+    /// Runs the factory.
+    @inlinable
+    func make<Arguments>(_ resolver: any Resolver, _ arguments: Arguments) throws -> Service {
+        if let plainFactory {
+            return try plainFactory(resolver)
+        }
+        // The key this entry was found under includes `Arguments`, so the box has exactly this type.
+        let box = unsafeDowncast(argumentFactory.unsafelyUnwrapped, to: ArgumentFactory<Service, Arguments>.self)
+        return try box.body(resolver, arguments)
+    }
+}
+
+/// Resolves an entry for code that knows neither its service type nor its argument types: `entry` is
+/// the `ServiceEntry`, `key` the key it was found under, `arguments` points to the arguments and `result`
+/// to an `Optional` of the service type, which it sets.
+@usableFromInline
+typealias ErasedResolve = (
+    _ entry: AnyObject,
+    _ container: Container,
+    _ key: ServiceKey,
+    _ arguments: UnsafeRawPointer,
+    _ resolver: ResolverReference,
+    _ result: UnsafeMutableRawPointer
+) throws(DIError) -> Void
+
+/// The resolver a resolve hands to the factories it calls, as plain data: the container or the
+/// synchronized view the call came through, unretained (the caller keeps it alive for the call). A cached
+/// resolve never calls a factory, and never pays for making the `any Resolver` existential.
+@usableFromInline
+struct ResolverReference {
+    @usableFromInline let object: Unmanaged<AnyObject>
+    @usableFromInline let isSynchronized: Bool
+
+    @inlinable
+    init(_ container: Container) {
+        object = Unmanaged.passUnretained(container)
+        isSynchronized = false
+    }
+
+    @inlinable
+    init(_ view: SynchronizedResolver) {
+        object = Unmanaged.passUnretained(view)
+        isSynchronized = true
+    }
+
+    /// The resolver to hand to a factory.
+    @inlinable
+    var resolver: any Resolver {
+        let object = object.takeUnretainedValue()
+        if isSynchronized {
+            return unsafeDowncast(object, to: SynchronizedResolver.self)
+        }
+        return unsafeDowncast(object, to: Container.self)
+    }
+}
+
+/// A factory that takes runtime arguments, boxed so that an entry can hold it without knowing the
+/// argument types and get it back without a dynamic cast.
+@usableFromInline
+final class ArgumentFactory<Service, Arguments> {
+    @usableFromInline let body: (any Resolver, Arguments) throws -> Service
+
+    @usableFromInline
+    init(_ body: @escaping (any Resolver, Arguments) throws -> Service) {
+        self.body = body
     }
 }

@@ -24,33 +24,24 @@ extension Container: Resolver {
     /// Inlined into the caller, as the whole hot path is (see ARCHITECTURE.md).
     @inlinable
     public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {
-        try resolveErased(request, handing: ResolverReference(self))
+        try serve(request, handing: ResolverReference(self))
     }
 
     /// Serves `request` if a registration is found directly under its key, handing `resolver` to the
     /// factories; returns `false` for everything else (forwarded keys, wrappers, misses, inspection),
-    /// which the generic ``resolve(_:name:arguments:resolver:)`` serves.
+    /// which the typed ``resolve(_:arguments:resolver:)`` serves.
     @inlinable
-    func resolveErased(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
+    func serve(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
         guard !hierarchy.isInspecting else { return false }
         publishPendingRegistrations()
-        switch lookup(request.key) {
-        case .registered(let entry, let resolveErased):
-            try resolveErased(
-                entry.takeUnretainedValue(),
-                self,
-                request.key,
-                request.arguments,
-                resolver,
-                request.result
-            )
-            return true
-        case .missing, .forwarded:
-            return false
-        }
+        guard case .registered(let entry, let resolveErased) = lookup(request.key) else { return false }
+        try resolveErased(entry.takeUnretainedValue(), self, request.key, request.arguments, resolver, request.result)
+        return true
     }
 
-    /// Looks up `key` here, then in the ancestors: the nearest container that has `key` answers.
+    /// Looks up `key` here, then in the ancestors: the nearest container that has `key` answers. The one
+    /// walk of the hierarchy every resolve makes; misses and forwarded keys continue on the typed path
+    /// with what it found.
     @inlinable @inline(__always)
     func lookup(_ key: ServiceKey) -> RegistrationTable.Lookup {
         let found = table.lookup(key)
@@ -79,40 +70,12 @@ extension Container: Resolver {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         publishPendingRegistrations()
-        if !hierarchy.isInspecting, let slot = directSlot(for: key) {
-            let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
-            return try resolve(entry, as: key, arguments: arguments, resolver: resolver)
+        let found = lookup(key)
+        if !hierarchy.isInspecting, case .registered(let object, _) = found {
+            let entry = unsafeDowncast(object.takeUnretainedValue(), to: ServiceEntry<Service>.self)
+            return try hierarchy.state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
         }
-        return try resolveInGeneral(key, arguments: arguments, resolver: resolver)
-    }
-
-    /// Resolves `entry`, registered under `key` here or in an ancestor: its cached `.container` instance
-    /// with a load, anything else through the resolution state. `resolver`, what the factories are handed,
-    /// is made only if a factory runs: a type-erased resolve holds it as a plain reference until then.
-    @inlinable
-    func resolve<Service, Arguments>(
-        _ entry: ServiceEntry<Service>,
-        as key: ServiceKey,
-        arguments: Arguments,
-        resolver: @autoclosure () -> any Resolver
-    ) throws(DIError) -> Service {
-        entry.resolutionCount &+= 1
-        // Only a `.container`-kind scope ever sets `instance`.
-        if let instance = entry.instance {
-            return instance
-        }
-        let resolver = resolver()
-        let state = hierarchy.state
-        return try state.withCall { () throws(DIError) in
-            try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
-        }
-    }
-
-    /// The slot registered (not forwarded) under `key` here or in the nearest ancestor that has `key`.
-    @inlinable
-    func directSlot(for key: ServiceKey) -> Slot? {
-        guard let slot = slot(for: key), !slot.isForwarded else { return nil }
-        return slot
+        return try resolveInGeneral(key, found: found, arguments: arguments, resolver: resolver)
     }
 
     /// Counts a resolve that reached `entry` under `key`, or records it while inspecting (whose resolves
@@ -126,14 +89,19 @@ extension Container: Resolver {
         }
     }
 
-    /// Every resolve the inlined path does not serve: forwarded keys, wrappers, graph identifiers,
-    /// misses, and every resolve while inspecting.
+    /// Every resolve the inlined path does not serve, with what the lookup of `key` `found`: forwarded
+    /// keys, wrappers, graph identifiers, misses, and every resolve while inspecting.
     @usableFromInline
     func resolveInGeneral<Service, Arguments>(
         _ key: ServiceKey,
+        found: RegistrationTable.Lookup,
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
+        if case .missing = found {
+            return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
+        }
+        // Forwarded, or inspecting: the slot says which entry, and how it is reached.
         guard let slot = slot(for: key) else {
             return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
         }
@@ -141,11 +109,8 @@ extension Container: Resolver {
             return try resolveForwarded(slot.entry, as: key, arguments: arguments, resolver: resolver)
         }
         let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
-        let state = hierarchy.state
         noteResolution(of: entry, as: key)
-        return try state.withCall { () throws(DIError) in
-            try state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
-        }
+        return try hierarchy.state.resolveInCall(entry, as: key, arguments: arguments, resolver: resolver)
     }
 
     /// Creates a new instance of the registration of `serviceType` under `name` (no runtime arguments),
@@ -157,8 +122,8 @@ extension Container: Resolver {
     ) throws(DIError) -> Service {
         let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0)
         publishPendingRegistrations()
-        if let slot = directSlot(for: key) {
-            let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+        if case .registered(let object, _) = lookup(key) {
+            let entry = unsafeDowncast(object.takeUnretainedValue(), to: ServiceEntry<Service>.self)
             noteResolution(of: entry, as: key)
             let state = hierarchy.state
             return try state.withCall { () throws(DIError) in
@@ -282,4 +247,80 @@ extension Container: Resolver {
             }
         }
     }
+}
+
+/// Finding a key in one container's table: the service type's position, then its hot slot (a single
+/// registration) or its bucket. The table's storage is in `RegistrationTable.swift`.
+extension RegistrationTable {
+    /// What a lookup of a key in one container finds.
+    @usableFromInline
+    enum Lookup {
+        /// Nothing under the key: look in the parent.
+        case missing
+        /// An entry registered under the key, and its type-erased resolve.
+        case registered(Unmanaged<AnyObject>, ErasedResolve)
+        /// A type forwarded to another registration under the key: only the general path serves it.
+        case forwarded
+    }
+
+    @inlinable
+    static func bits(of type: Any.Type) -> UInt {
+        UInt(bitPattern: ObjectIdentifier(type))
+    }
+
+    /// The argument types of `key` and whether it takes exactly one argument, as one word (see
+    /// ``ServiceKey/argumentsWord``).
+    @inlinable @inline(__always)
+    static func argumentsBits(of key: ServiceKey) -> UInt {
+        key.argumentsWord
+    }
+
+    @inlinable
+    static func position(of bits: UInt, mask: Int) -> Int {
+        // Fibonacci hashing: the high bits of the product mix every bit of the pointer.
+        Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    /// The position of `type`, if it has one.
+    @inlinable @inline(__always)
+    func index(of type: Any.Type) -> Int? {
+        let bits = Self.bits(of: type)
+        let mask = capacity &- 1
+        var index = Self.position(of: bits, mask: mask)
+        while true {
+            let candidate = types[index]
+            if candidate == bits {
+                return index
+            }
+            if candidate == 0 {
+                return nil
+            }
+            index = (index &+ 1) & mask
+        }
+    }
+
+    /// Looks up `key`: a service type with a single registration is answered from its hot slot without
+    /// reference counting; others from their bucket.
+    @inlinable @inline(__always)
+    func lookup(_ key: ServiceKey) -> Lookup {
+        guard let index = index(of: key.serviceType) else { return .missing }
+        let slot = hot + index
+        if let entry = slot.pointee.entry, slot.pointee.argumentsBits == Self.argumentsBits(of: key),
+            slot.pointee.name == key.name
+        {
+            return .registered(entry, slot.pointee.resolveErased)
+        }
+        return lookupInBucket(at: index, key)
+    }
+
+    /// ``lookup(_:)`` for a service type with several registrations, or a miss on its single one.
+    @usableFromInline
+    func lookupInBucket(at index: Int, _ key: ServiceKey) -> Lookup {
+        guard let slot = slot(at: index, for: key) else { return .missing }
+        if slot.isForwarded {
+            return .forwarded
+        }
+        return .registered(Unmanaged.passUnretained(slot.entry as AnyObject), slot.entry.resolveErased)
+    }
+
 }

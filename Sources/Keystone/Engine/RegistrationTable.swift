@@ -235,17 +235,6 @@ final class RegistrationTable {
         }
     }
 
-    /// What a lookup of a key in one container finds.
-    @usableFromInline
-    enum Lookup {
-        /// Nothing under the key: look in the parent.
-        case missing
-        /// An entry registered under the key, and its type-erased resolve.
-        case registered(Unmanaged<AnyObject>, ErasedResolve)
-        /// A type forwarded to another registration under the key: only the general path serves it.
-        case forwarded
-    }
-
     // The fields below skip dynamic exclusivity checks: they are changed only under the hierarchy's lock,
     // between resolves, and no access to one of them overlaps another.
 
@@ -277,66 +266,6 @@ final class RegistrationTable {
         hot.deallocate()
     }
 
-    @inlinable
-    static func bits(of type: Any.Type) -> UInt {
-        UInt(bitPattern: ObjectIdentifier(type))
-    }
-
-    /// The argument types of `key` and whether it takes exactly one argument, as one word (see
-    /// ``ServiceKey/argumentsWord``).
-    @inlinable @inline(__always)
-    static func argumentsBits(of key: ServiceKey) -> UInt {
-        key.argumentsWord
-    }
-
-    @inlinable
-    static func position(of bits: UInt, mask: Int) -> Int {
-        // Fibonacci hashing: the high bits of the product mix every bit of the pointer.
-        Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-    }
-
-    /// The position of `type`, if it has one.
-    @inlinable @inline(__always)
-    func index(of type: Any.Type) -> Int? {
-        let bits = Self.bits(of: type)
-        let mask = capacity &- 1
-        var index = Self.position(of: bits, mask: mask)
-        while true {
-            let candidate = types[index]
-            if candidate == bits {
-                return index
-            }
-            if candidate == 0 {
-                return nil
-            }
-            index = (index &+ 1) & mask
-        }
-    }
-
-    /// Looks up `key`: a service type with a single registration is answered from its hot slot without
-    /// reference counting; others from their bucket.
-    @inlinable @inline(__always)
-    func lookup(_ key: ServiceKey) -> Lookup {
-        guard let index = index(of: key.serviceType) else { return .missing }
-        let slot = hot + index
-        if let entry = slot.pointee.entry, slot.pointee.argumentsBits == Self.argumentsBits(of: key),
-            slot.pointee.name == key.name
-        {
-            return .registered(entry, slot.pointee.resolveErased)
-        }
-        return lookupInBucket(at: index, key)
-    }
-
-    /// ``lookup(_:)`` for a service type with several registrations, or a miss on its single one.
-    @usableFromInline
-    func lookupInBucket(at index: Int, _ key: ServiceKey) -> Lookup {
-        guard let slot = slot(at: index, for: key) else { return .missing }
-        if slot.isForwarded {
-            return .forwarded
-        }
-        return .registered(Unmanaged.passUnretained(slot.entry as AnyObject), slot.entry.resolveErased)
-    }
-
     /// The slot registered under `key`.
     @usableFromInline
     func slot(for key: ServiceKey) -> Slot? {
@@ -345,7 +274,7 @@ final class RegistrationTable {
     }
 
     /// The slot registered under `key`, whose service type is at `index`.
-    private func slot(at index: Int, for key: ServiceKey) -> Slot? {
+    func slot(at index: Int, for key: ServiceKey) -> Slot? {
         switch buckets[index] {
         case nil:
             return nil
