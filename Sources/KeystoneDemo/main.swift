@@ -91,7 +91,9 @@ enum PricingModule: RegistryModule {
 }
 
 extension Registry: RegistryModule {
+    /// The bookshop's feature modules, started before the root module.
     public static func imports() -> [any RegistryModule.Type] { [PricingModule.self] }
+    /// Registers the services the whole bookshop shares.
     public static func onStartup() {}
 }
 
