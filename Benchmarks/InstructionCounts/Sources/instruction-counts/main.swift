@@ -1,0 +1,125 @@
+// Runs one scenario `count` times: `instruction-counts SCENARIO COUNT`. gate.sh counts the instructions of two
+// runs (1,000 and 2,000 operations) and divides the difference by 1,000, so that start-up and set-up cancel out.
+
+import Keystone
+
+protocol Service: AnyObject {}
+final class Plain: Service {}
+final class Node: Service {
+    let next: (any Service)?
+    init(next: (any Service)?) { self.next = next }
+}
+final class Fan: Service {
+    let parts: [Plain]
+    init(parts: [Plain]) { self.parts = parts }
+}
+final class Shared: Sendable {}
+struct Screen {
+    @Inject var service: Shared
+}
+
+/// Keeps a result alive until here, so that the optimizer cannot drop the work that made it.
+@inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+let names = (0..<5_000).map { "service-\($0)" }
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]) else {
+    fatalError("usage: instruction-counts SCENARIO COUNT")
+}
+Container.logHandler = nil
+
+func repeatCount(_ body: () -> Void) {
+    for _ in 0..<count {
+        body()
+    }
+}
+
+switch arguments[1] {
+case "transient":
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }.inObjectScope(.transient)
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "container":
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }.inObjectScope(.container)
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "graph":
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "named":
+    let c = Container()
+    for name in names.prefix(100) {
+        c.register((any Service).self, name: name) { _ in Plain() }
+    }
+    repeatCount { sink(c.resolve((any Service).self, name: names[42])) }
+case "argument":
+    let c = Container()
+    c.register((any Service).self) { (_: any Resolver, _: Int) in Plain() }
+    repeatCount { sink(c.resolve((any Service).self, argument: 7)) }
+case "three-arguments":
+    let c = Container()
+    c.register((any Service).self) { (_: any Resolver, _: Int, _: String, _: Bool) in Plain() }
+    repeatCount { sink(c.resolve((any Service).self, arguments: 7, "x", true)) }
+case "child":
+    let parent = Container()
+    parent.register((any Service).self) { _ in Plain() }
+    let c = Container(parent: parent)
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "great-grandchild":
+    let root = Container()
+    root.register((any Service).self) { _ in Plain() }
+    let c = Container(parent: Container(parent: Container(parent: root)))
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "chain":
+    let c = Container()
+    for index in 0..<10 {
+        c.register((any Service).self, name: "\(index)") { r in
+            Node(next: index < 9 ? r.resolve((any Service).self, name: "\(index + 1)") : nil)
+        }
+        .inObjectScope(.transient)
+    }
+    repeatCount { sink(c.resolve((any Service).self, name: "0")) }
+case "fan-out":
+    let c = Container()
+    c.register(Plain.self) { _ in Plain() }
+    c.register((any Service).self) { r in Fan(parts: (0..<5).map { _ in r.resolve(Plain.self)! }) }
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "failed":
+    let c = Container()
+    for name in names.prefix(100) {
+        c.register((any Service).self, name: name) { _ in Plain() }
+    }
+    repeatCount { sink(c.resolve(Plain.self)) }
+case "synchronized-container":
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }.inObjectScope(.container)
+    let r = c.synchronize()
+    repeatCount { sink(r.resolve((any Service).self)) }
+case "synchronized-transient":
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }.inObjectScope(.transient)
+    let r = c.synchronize()
+    repeatCount { sink(r.resolve((any Service).self)) }
+case "register":
+    let c = Container()
+    for index in 0..<count {
+        c.register((any Service).self, name: names[index]) { _ in Plain() }
+    }
+    sink(c)
+case "startup":
+    repeatCount {
+        let c = Container()
+        for name in names.prefix(20) {
+            c.register((any Service).self, name: name) { _ in Plain() }
+        }
+        for name in names.prefix(20) {
+            sink(c.resolve((any Service).self, name: name))
+        }
+    }
+case "inject":
+    DependencyRegistry.register { Shared() }
+    repeatCount { sink(Screen()) }
+default:
+    fatalError("unknown scenario \(arguments[1])")
+}
