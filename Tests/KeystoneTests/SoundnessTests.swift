@@ -137,6 +137,18 @@ struct SoundnessTests {
         #expect(first == nil)
     }
 
+    @Test("A container deallocated while a registration of its is still pending goes cleanly")
+    func containerWithPendingRegistrationDeallocates() {
+        var container: Container? = Container()
+        _ = container?.synchronize()  // shared: registrations are published whole from now on
+        // The entry is held, so the registration stays pending when the container goes.
+        let entry = container?.register(Part.self) { _ in Part() }
+        weak let weakContainer = container
+        container = nil
+        #expect(weakContainer == nil)
+        #expect(entry != nil)
+    }
+
     // MARK: 2. A failed initCompleted leaves nothing behind
 
     @Test(

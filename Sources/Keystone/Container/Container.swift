@@ -32,14 +32,14 @@ public final class Container {
     /// This container's own registrations. The resolve path only reads it; every change happens under
     /// the hierarchy's lock.
     @usableFromInline let table = RegistrationTable()
-    /// Changed and read under the hierarchy's lock only: no dynamic exclusivity checks.
-    @exclusivity(unchecked) private var behaviors: [any Behavior] = []
+    /// Changed and read under the hierarchy's lock only.
+    private var behaviors: [any Behavior] = []
     /// What entries hold to reach this container: a weak reference would give the container a side
     /// table, and every retain and release of it would then take the slow path.
     private let token: ContainerToken
     /// The fronts' bookkeeping for this container (Registry startup state, what the facades registered),
     /// opaque to the engine and read and written under the hierarchy's lock.
-    @exclusivity(unchecked) var frontBook: AnyObject?
+    var frontBook: AnyObject?
 
     /// Creates a container.
     ///

@@ -10,13 +10,7 @@ extension Container: Resolver {
         arguments: Arguments,
         argumentCount: Int
     ) throws(DIError) -> Service {
-        let key = ServiceKey(
-            serviceType: Service.self,
-            name: name,
-            argumentsType: Arguments.self,
-            argumentCount: argumentCount
-        )
-        return try resolve(key, arguments: arguments, resolver: self)
+        try resolve(.of(Service.self, name: name, Arguments.self, argumentCount), arguments: arguments, resolver: self)
     }
 
     /// Serves a resolve with erased types: a registration of this container or an ancestor under
@@ -35,7 +29,7 @@ extension Container: Resolver {
         guard !hierarchy.isInspecting else { return false }
         publishPendingRegistrations()
         guard case .registered(let entry, let resolveErased) = lookup(request.key) else { return false }
-        try resolveErased(entry.takeUnretainedValue(), self, request.key, request.arguments, resolver, request.result)
+        try resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
         return true
     }
 
@@ -72,7 +66,7 @@ extension Container: Resolver {
         publishPendingRegistrations()
         let found = lookup(key)
         if !hierarchy.isInspecting, case .registered(let object, _) = found {
-            let entry = unsafeDowncast(object.takeUnretainedValue(), to: ServiceEntry<Service>.self)
+            let entry = object as! ServiceEntry<Service>
             return try hierarchy.state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
         }
         return try resolveInGeneral(key, found: found, arguments: arguments, resolver: resolver)
@@ -108,7 +102,7 @@ extension Container: Resolver {
         if slot.isForwarded {
             return try resolveForwarded(slot.entry, as: key, arguments: arguments, resolver: resolver)
         }
-        let entry = unsafeDowncast(slot.entry, to: ServiceEntry<Service>.self)
+        let entry = slot.entry as! ServiceEntry<Service>
         noteResolution(of: entry, as: key)
         return try hierarchy.state.resolveInCall(entry, as: key, arguments: arguments, resolver: resolver)
     }
@@ -123,7 +117,7 @@ extension Container: Resolver {
         let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0)
         publishPendingRegistrations()
         if case .registered(let object, _) = lookup(key) {
-            let entry = unsafeDowncast(object.takeUnretainedValue(), to: ServiceEntry<Service>.self)
+            let entry = object as! ServiceEntry<Service>
             noteResolution(of: entry, as: key)
             let state = hierarchy.state
             return try state.withCall { () throws(DIError) in
@@ -258,7 +252,7 @@ extension RegistrationTable {
         /// Nothing under the key: look in the parent.
         case missing
         /// An entry registered under the key, and its type-erased resolve.
-        case registered(Unmanaged<AnyObject>, ErasedResolve)
+        case registered(AnyObject, ErasedResolve)
         /// A type forwarded to another registration under the key: only the general path serves it.
         case forwarded
     }
@@ -320,7 +314,7 @@ extension RegistrationTable {
         if slot.isForwarded {
             return .forwarded
         }
-        return .registered(Unmanaged.passUnretained(slot.entry as AnyObject), slot.entry.resolveErased)
+        return .registered(slot.entry as AnyObject, slot.entry.resolveErased)
     }
 
 }

@@ -47,7 +47,8 @@ final class RegistrationTable {
         /// Past this many registrations, a bucket keeps an index instead of being searched in order.
         static let indexThreshold = 8
 
-        // Changed only under the hierarchy's lock, in single statements: no dynamic exclusivity checks.
+        // Changed only under the hierarchy's lock, in single statements: no dynamic exclusivity checks
+        // (rows `register` +14% and `named` +12% instructions with them).
         @exclusivity(unchecked) private(set) var slots: [Slot] = []
         @exclusivity(unchecked) private var index: NameIndex?
 
@@ -202,13 +203,13 @@ final class RegistrationTable {
     }
 
     /// The single registration of a service type, when it has exactly one and it is not forwarded, as
-    /// the resolve path needs it. The bucket at the same position owns the entry; `entry` is valid while
-    /// the bucket holds it.
+    /// the resolve path needs it. It holds the entry strongly: measured against an unretained reference, that
+    /// is faster on every row of the instruction-count gate (`register` 11% fewer instructions).
     @usableFromInline
     struct HotSlot {
         @usableFromInline var argumentsBits: UInt = 0
         @usableFromInline var name: String?
-        @usableFromInline var entry: Unmanaged<AnyObject>?
+        @usableFromInline var entry: AnyObject?
         @usableFromInline var resolveErased: ErasedResolve = HotSlot.vacant
 
         /// The resolve of a position without a hot entry; never called (`entry` is `nil` there).
@@ -230,13 +231,15 @@ final class RegistrationTable {
             }
             argumentsBits = RegistrationTable.argumentsBits(of: slot.key)
             name = slot.key.name
-            entry = Unmanaged.passUnretained(slot.entry as AnyObject)
+            entry = slot.entry as AnyObject
             resolveErased = slot.entry.resolveErased
         }
     }
 
     // The fields below skip dynamic exclusivity checks: they are changed only under the hierarchy's lock,
-    // between resolves, and no access to one of them overlaps another.
+    // between resolves, and no access to one of them overlaps another (rows `container` +88%,
+    // `great-grandchild` +50%, `synchronized-container` +49% instructions with the checks). `types` and
+    // `hot` are raw buffers rather than arrays: arrays cost +4% on `container` and +3% on `startup`.
 
     /// The number of positions, a power of two.
     @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int

@@ -402,6 +402,8 @@ extension ServiceEntry {
                 resolver: ResolverReference,
                 result: UnsafeMutableRawPointer
             ) throws(DIError) in
+            // Unchecked: the entry was found under a key of `Service` (rows `container` 14%, `inject` 7%
+            // fewer instructions than `as!`).
             let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
             let arguments = arguments.assumingMemoryBound(to: Arguments.self).pointee
             let instance = try container.hierarchy.state.resolve(
@@ -421,6 +423,7 @@ extension ServiceEntry {
             return try plainFactory(resolver)
         }
         // The key this entry was found under includes `Arguments`, so the box has exactly this type.
+        // Unchecked: the key includes `Arguments` and their count (row `argument`: 3% fewer instructions).
         let box = unsafeDowncast(argumentFactory.unsafelyUnwrapped, to: ArgumentFactory<Service, Arguments>.self)
         return try box.body(resolver, arguments)
     }
@@ -440,33 +443,32 @@ typealias ErasedResolve = (
 ) throws(DIError) -> Void
 
 /// The resolver a resolve hands to the factories it calls, as plain data: the container or the
-/// synchronized view the call came through, unretained (the caller keeps it alive for the call). A cached
-/// resolve never calls a factory, and never pays for making the `any Resolver` existential.
+/// synchronized view the call came through. A cached resolve never calls a factory, and never pays for
+/// making the `any Resolver` existential.
 @usableFromInline
 struct ResolverReference {
-    @usableFromInline let object: Unmanaged<AnyObject>
+    @usableFromInline let object: AnyObject
     @usableFromInline let isSynchronized: Bool
 
     @inlinable
     init(_ container: Container) {
-        object = Unmanaged.passUnretained(container)
+        object = container
         isSynchronized = false
     }
 
     @inlinable
     init(_ view: SynchronizedResolver) {
-        object = Unmanaged.passUnretained(view)
+        object = view
         isSynchronized = true
     }
 
     /// The resolver to hand to a factory.
     @inlinable
     var resolver: any Resolver {
-        let object = object.takeUnretainedValue()
         if isSynchronized {
-            return unsafeDowncast(object, to: SynchronizedResolver.self)
+            return object as! SynchronizedResolver
         }
-        return unsafeDowncast(object, to: Container.self)
+        return object as! Container
     }
 }
 

@@ -7,7 +7,7 @@
 /// the code that registered them, which holds the container.
 @usableFromInline
 final class ContainerToken {
-    unowned(unsafe) var container: Container?
+    unowned var container: Container?
     let hierarchy: Hierarchy
 
     init(hierarchy: Hierarchy) {

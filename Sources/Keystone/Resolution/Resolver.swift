@@ -74,12 +74,7 @@ func resolveFast<R: Resolver, Service, Arguments>(
         try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
             try resolver._resolve(
                 _ResolutionRequest(
-                    key: ServiceKey(
-                        serviceType: Service.self,
-                        name: name,
-                        argumentsType: Arguments.self,
-                        argumentCount: argumentCount
-                    ),
+                    key: .of(Service.self, name: name, Arguments.self, argumentCount),
                     arguments: UnsafeRawPointer(arguments),
                     result: UnsafeMutableRawPointer(result)
                 )

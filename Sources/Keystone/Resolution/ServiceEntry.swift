@@ -27,6 +27,7 @@ public final class ServiceEntry<Service> {
     ///
     /// The fields the resolve path reads and writes skip dynamic exclusivity checks: the engine never
     /// overlaps two accesses to one of them (a resolve reads or writes each in a single statement).
+    /// Measured by removing them: rows `container` +60%, `graph` +57%, `argument` +54% instructions.
     @exclusivity(unchecked) @usableFromInline var resolutionCount = 0
     @exclusivity(unchecked) @usableFromInline var kind: ScopeKind
     /// Whether a `.container`-kind scope keeps value-type instances (see `ObjectScope.sharesValues`).
@@ -41,7 +42,7 @@ public final class ServiceEntry<Service> {
     @usableFromInline let resolveErased: ErasedResolve
     @usableFromInline let plainFactory: ((any Resolver) throws -> Service)?
     @usableFromInline let argumentFactory: AnyObject?
-    @exclusivity(unchecked) @usableFromInline var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+    @usableFromInline var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
     /// Whether `initCompletedActions` has any, as plain data for the resolve path.
     @exclusivity(unchecked) @usableFromInline var hasInitCompletedActions = false
 
@@ -194,6 +195,8 @@ public final class ServiceEntry<Service> {
 /// being resolved.
 @usableFromInline
 final class InstanceCache<Service> {
+    // Read and written under the hierarchy's lock, one statement at a time; unchecked: rows `container`
+    // +31% and `synchronized-container` +17% instructions with the checks.
     @exclusivity(unchecked) @usableFromInline var instance: Service?
     @exclusivity(unchecked) @usableFromInline var graphInstance: Service?
 

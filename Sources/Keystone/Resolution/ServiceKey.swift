@@ -21,7 +21,9 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     public let name: String?
     /// The metadata pointer of the argument types, with its lowest bit (always clear in an aligned
     /// pointer) set when the factory takes exactly one argument: the argument types and their count in one
-    /// word, so that a key stays four words long and is compared with one comparison (`01` to `08` rows).
+    /// word, so that a key stays four words long and is compared with one comparison. A five-word key
+    /// (the type and a separate count) costs rows `named` +24%, `chain` +20%, `transient` +16%
+    /// instructions.
     @usableFromInline let argumentsWord: UInt
 
     /// The types of the factory's runtime arguments: `Void` for none, the type itself for one,
@@ -84,6 +86,18 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
             argumentsType: argumentsType,
             argumentCount: Self.elementCount(of: argumentsType)
         )
+    }
+
+    /// The key of a resolve of `Service` under `name` passing `argumentCount` arguments packed as
+    /// `Arguments`.
+    @inlinable
+    static func of<Service, Arguments>(
+        _: Service.Type,
+        name: String?,
+        _: Arguments.Type,
+        _ argumentCount: Int
+    ) -> ServiceKey {
+        ServiceKey(serviceType: Service.self, name: name, argumentsType: Arguments.self, argumentCount: argumentCount)
     }
 
     /// The same key for another service type: the key of a wrapper (`Lazy`, `Optional`) or of a

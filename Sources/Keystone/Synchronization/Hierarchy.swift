@@ -6,7 +6,9 @@ public import Foundation
 @usableFromInline
 final class Hierarchy: @unchecked Sendable {
     // @unchecked: `lock` is thread-safe; every other field is used under `lock` by every synchronized
-    // path, and by the one thread an unsynchronized container is confined to otherwise.
+    // path, and by the one thread an unsynchronized container is confined to otherwise. The fields skip
+    // dynamic exclusivity checks for the same reason: rows `container` +59%, `synchronized-container`
+    // +27%, `failed` +22% instructions with them.
 
     @usableFromInline let lock = NSRecursiveLock()
     @usableFromInline let state = ResolutionState()
@@ -104,7 +106,10 @@ final class Hierarchy: @unchecked Sendable {
     func discardPending(of container: Container) {
         withLock {
             guard hasPending else { return }
-            pending.removeAll { $0.container === container }
+            // Compared by identity: the unowned `container` of a record cannot be read while its
+            // container is being deinitialized.
+            let identity = ObjectIdentifier(container)
+            pending.removeAll { $0.containerIdentity == identity }
             hasPending = !pending.isEmpty
         }
     }
@@ -122,10 +127,12 @@ final class Hierarchy: @unchecked Sendable {
 ///   (the statement that registered it has ended), which ``holder`` tells.
 struct PendingRegistration {
     /// The container registered in; it removes its pending registrations when it is deinitialized.
-    unowned(unsafe) let container: Container
+    unowned let container: Container
+    /// The identity of `container`, to find its records while it is being deinitialized.
+    let containerIdentity: ObjectIdentifier
     /// The entry, for publishing. Unowned: `holder` keeps it alive, and must be its only reference held
     /// here for the uniqueness test to mean "nobody outside the hierarchy holds it" (registration row).
-    unowned(unsafe) let entry: any AnyServiceEntry
+    unowned let entry: any AnyServiceEntry
     /// The entry's one strong reference held here: once it is the only one, the code that registered
     /// the entry has finished configuring it.
     var holder: AnyObject
@@ -136,6 +143,7 @@ struct PendingRegistration {
 
     init(container: Container, entry: any AnyServiceEntry, key: ServiceKey) {
         self.container = container
+        self.containerIdentity = ObjectIdentifier(container)
         self.entry = entry
         self.holder = entry
         self.key = key

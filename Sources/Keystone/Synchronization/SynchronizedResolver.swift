@@ -43,12 +43,7 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
         arguments: Arguments,
         argumentCount: Int
     ) throws(DIError) -> Service {
-        let key = ServiceKey(
-            serviceType: Service.self,
-            name: name,
-            argumentsType: Arguments.self,
-            argumentCount: argumentCount
-        )
+        let key = ServiceKey.of(Service.self, name: name, Arguments.self, argumentCount)
         return try container.hierarchy.withLock { () throws(DIError) in
             try container.resolve(key, arguments: arguments, resolver: self)
         }
