@@ -5,8 +5,8 @@
 /// list of the entries holding a `.graph` instance. A cached `.container` resolve never reaches it.
 ///
 /// The generic part of the resolve path (reading and storing a typed instance, calling the factory)
-/// is in `ResolutionState+Resolve.swift`, `@inlinable` so that it specializes in the caller's module;
-/// the bookkeeping here is not generic and is called, not inlined.
+/// is in `Resolve.swift`, `@inlinable` so that it specializes in the caller's module;
+/// what stays here (graphs, cycles, depth, the debug check) is not generic and is called, not inlined.
 @usableFromInline
 final class ResolutionState {
     @usableFromInline
