@@ -22,15 +22,32 @@ extension Container: Resolver {
     }
 
     /// Serves `request` if a registration is found directly under its key, handing `resolver` to the
-    /// factories; returns `false` for everything else (forwarded keys, wrappers, misses, inspection),
-    /// which the typed ``resolve(_:arguments:resolver:)`` serves.
+    /// factories, and fails a plain miss at once; returns `false` for what only the typed
+    /// ``resolve(_:arguments:resolver:)`` serves (forwarded keys, wrappers, graph identifiers, inspection),
+    /// so that a failed resolve walks the hierarchy once.
     @inlinable
     func serve(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
         guard !hierarchy.isInspecting else { return false }
         publishPendingRegistrations()
-        guard case .registered(let entry, let resolveErased) = lookup(request.key) else { return false }
-        try resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
-        return true
+        switch lookup(request.key) {
+        case .registered(let entry, let resolveErased):
+            try resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
+            return true
+        case .forwarded:
+            return false
+        case .missing:
+            return try serveMiss(request.key)
+        }
+    }
+
+    /// A miss on the erased path: `false` when the key may still be served without a registration of its
+    /// own (a wrapper such as `Lazy` or `Optional`, or the graph identifier), else the error.
+    @usableFromInline
+    func serveMiss(_ key: ServiceKey) throws(DIError) -> Bool {
+        if key.serviceType == GraphIdentifier.self || key.serviceType is any InstanceWrapper.Type {
+            return false
+        }
+        throw notRegistered(key)
     }
 
     /// Looks up `key` here, then in the ancestors: the nearest container that has `key` answers. The one
