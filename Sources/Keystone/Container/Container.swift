@@ -253,12 +253,7 @@ public final class Container {
     /// Removes every registration of this container (not of its parent) and the instances they hold.
     public func removeAll() {
         withHierarchyLock {
-            var removed: [any AnyServiceEntry] = []
-            table.forEach { slot in
-                if !removed.contains(where: { $0 === slot.entry }) {
-                    removed.append(slot.entry)
-                }
-            }
+            let removed = entries { _ in true }
             // The table is empty before any instance goes: a deinitializer may register again.
             let storage = table.removeAll()
             for entry in removed {
@@ -320,8 +315,9 @@ public final class Container {
     /// slots included. The caller holds the lock.
     private func entries(where matches: (Slot) -> Bool) -> [any AnyServiceEntry] {
         var found: [any AnyServiceEntry] = []
+        var seen: Set<ObjectIdentifier> = []
         table.forEach { slot in
-            if matches(slot), !found.contains(where: { $0 === slot.entry }) {
+            if matches(slot), seen.insert(ObjectIdentifier(slot.entry)).inserted {
                 found.append(slot.entry)
             }
         }
