@@ -63,6 +63,7 @@ struct VerificationTests {
     func verifyFindsBothProblems() {
         let created = Counter()
         let container = makeFlawedContainer(created: created)
+        container.countsResolutions = true
         let logger = container.resolve(Logger.self)
         #expect(created.count == 1)
 
@@ -79,16 +80,17 @@ struct VerificationTests {
         )
 
         // The container's cached instances were neither read nor replaced, and nothing new was cached.
-        #expect(created.count == 2, "verify made its own logger in the sandbox")
+        #expect(created.count == 2, "verify made its own logger from a scratch copy")
         #expect(container.resolve(Logger.self) === logger)
         let storeLine = container.statusReport().split(separator: "\n").first { $0.hasPrefix("• Store ") }
-        #expect(storeLine?.contains("instance held") == false, "verify's Store stayed in the sandbox")
+        #expect(storeLine?.contains("instance held") == false, "verify's Store went with the scratch copy")
         #expect(storeLine?.contains("resolved 0 times") == true)
     }
 
     @Test("verify() of a sound graph is empty, and resolution counts are left alone")
     func soundGraph() {
         let container = Container()
+        container.countsResolutions = true
         container.register(Logger.self) { _ in ConsoleLogger() }.inObjectScope(.container)
         container.register(Store.self) { r in DiskStore(logger: try r.resolveThrows(Logger.self), metrics: nil) }
         #expect(container.verify() == [])
@@ -162,7 +164,7 @@ struct VerificationTests {
                 }
                 """
         )
-        #expect(created.count == 1, "the graph was explored in a sandbox too")
+        #expect(created.count == 1, "the graph was explored on scratch copies too")
     }
 
     @Test("Names, forwarding and Lazy appear in the graph")
@@ -177,5 +179,101 @@ struct VerificationTests {
         let graph = container.dependencyGraph()
         #expect(graph.edges.contains(.init(from: key(Store.self), to: key(Logger.self, name: "console"))))
         #expect(graph.mermaid.contains(#"Logger named #quot;console#quot;<br/>graph"#))
+    }
+}
+
+/// Counting and inspection observe resolves without being part of the resolve path: counting only while
+/// asked for, inspection on scratch copies of the registrations.
+@Suite("Counting and inspection as clients of the engine")
+struct ObservationTests {
+    @Test("Resolves are not counted unless asked for, and the report says so")
+    func countingIsOffByDefault() {
+        let container = Container()
+        container.register(Logger.self) { _ in ConsoleLogger() }.inObjectScope(.container)
+        _ = container.resolve(Logger.self)
+        _ = container.resolve(Logger.self)
+
+        #expect(!container.countsResolutions)
+        let report = container.statusReport()
+        #expect(report.hasPrefix("Container with 1 registration, resolves not counted (see countsResolutions):"))
+        #expect(!report.contains("resolved"))
+        #expect(report.contains("instance held"))
+    }
+
+    @Test("Counting covers every path a resolve takes, in the whole hierarchy, while it is on")
+    func countingCoversEveryPath() throws {
+        let parent = Container()
+        parent.register(Logger.self) { _ in ConsoleLogger() }.inObjectScope(.container).implements(AnyObject.self)
+        let child = Container(parent: parent)
+        child.countsResolutions = true
+        #expect(parent.countsResolutions, "the setting is the hierarchy's")
+        let view = child.synchronize()
+
+        let first = parent.resolve(Logger.self)  // created
+        #expect(child.resolve(Logger.self) === first)  // cached, from a child
+        #expect(view.resolve(Logger.self) === first)  // through the view
+        #expect(try child.resolveThrows(Logger.self) === first)
+        #expect(child.resolve(AnyObject.self) === first)  // forwarded
+        #expect(child.resolve(Lazy<Logger>.self)?.instance === first)  // through a wrapper
+        #expect(parent.statusReport().contains("• Logger [container] registered "))
+        #expect(parent.statusReport().contains(", resolved 6 times, instance held"))
+
+        parent.countsResolutions = false
+        _ = child.resolve(Logger.self)
+        #expect(!parent.statusReport().contains("resolved"))
+        child.countsResolutions = true
+        #expect(parent.statusReport().contains(", resolved 6 times, instance held"), "kept while off")
+    }
+
+    @Test("verify() resolves from scratch copies, also through a container a factory captured")
+    func verifyThroughACapturedContainer() {
+        let made = Counter()
+        let container = Container()
+        container.register(Logger.self) { _ in
+            made.increment()
+            return ConsoleLogger()
+        }.inObjectScope(.container)
+        // The factory ignores the resolver it is handed and uses the container itself.
+        container.register(Store.self) { [unowned container] _ in
+            DiskStore(logger: container.resolve(Logger.self)!, metrics: nil)
+        }
+        let logger = container.resolve(Logger.self)
+
+        #expect(container.verify() == [])
+        #expect(made.count == 2, "one scratch instance, shared by both roots")
+        #expect(container.resolve(Logger.self) === logger, "the real instance was neither read nor replaced")
+        let graph = container.dependencyGraph()
+        #expect(graph.edges.contains(DependencyGraph.Edge(from: key(Store.self), to: key(Logger.self))))
+        #expect(made.count == 3)
+        #expect(container.resolve(Logger.self) === logger)
+    }
+
+    @Test("verify() leaves weak and custom-scope instances alone")
+    func verifyLeavesOtherScopesAlone() {
+        let container = Container()
+        container.register(Logger.self) { _ in ConsoleLogger() }.inObjectScope(.weak)
+        container.register(Store.self) { r in DiskStore(logger: r.resolve(Logger.self)!, metrics: nil) }
+            .inObjectScope(.weak)
+        let store = container.resolve(Store.self)
+        let logger = container.resolve(Logger.self)
+
+        #expect(container.verify() == [])
+        #expect(container.resolve(Store.self) === store)
+        #expect(container.resolve(Logger.self) === logger)
+        #expect((store as? DiskStore)?.logger === logger)
+    }
+
+    @Test("A registration a factory makes during verify() goes with the scratch copies")
+    func registrationsDuringVerifyAreDropped() {
+        let container = Container()
+        container.register(Store.self) { r in
+            // A factory that registers (unusual, but legal): during verify() it registers in the copy.
+            (r as? Container)?.register(Metrics.self) { _ in fatalError("never resolved") }
+            return DiskStore(logger: ConsoleLogger(), metrics: nil)
+        }
+        #expect(container.verify() == [])
+        #expect(container.registeredCount() == 1)
+        #expect(container.resolve(Store.self) != nil)
+        #expect(container.registeredCount() == 2, "a real resolve registers for real")
     }
 }

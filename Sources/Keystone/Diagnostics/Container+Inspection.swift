@@ -21,6 +21,23 @@ extension Container {
         }
     }
 
+    /// Whether resolves are counted for ``statusReport()``, in every container of this hierarchy (this
+    /// container, its ancestors and their descendants). Off by default: a counted resolve leaves the
+    /// inlined resolve path for a slower one that counts it. ``DIActor`` turns it on for the container
+    /// it fronts, whose status report the actor's users read.
+    ///
+    /// ```swift
+    /// container.countsResolutions = true
+    /// _ = container.resolve(Animal.self)
+    /// container.printStatus()  // • Animal [graph] registered …, resolved 1 time
+    /// ```
+    ///
+    /// Counts kept so far stay when counting is turned off, and grow again when it is turned back on.
+    public var countsResolutions: Bool {
+        get { withHierarchyLock { hierarchy.countsResolutions } }
+        set { withHierarchyLock { hierarchy.countsResolutions = newValue } }
+    }
+
     /// A report of every registration of this container: its key, scope, when it was registered,
     /// how often it was resolved, and whether an instance is held now.
     ///
@@ -30,8 +47,8 @@ extension Container {
     /// • Database [graph] registered 2026-11-21T10:30:01Z, resolved 8 times
     /// ```
     ///
-    /// Resolution counts include resolves that returned a cached instance; counting is a single
-    /// increment on the resolve path.
+    /// Resolution counts, cached resolves included, are kept only while ``countsResolutions`` is on;
+    /// otherwise the header says that resolves are not counted, and each line leaves the count out.
     public func statusReport() -> String {
         withHierarchyLock {
             struct Line {
@@ -47,8 +64,10 @@ extension Container {
                     text += " forwarded to \(entry.key)"
                 }
                 text += " registered \(entry.registeredAt.formatted(.iso8601))"
-                let count = entry.resolutionCount
-                text += ", resolved \(count) \(count == 1 ? "time" : "times")"
+                if hierarchy.countsResolutions {
+                    let count = entry.resolutionCount
+                    text += ", resolved \(count) \(count == 1 ? "time" : "times")"
+                }
                 if entry.holdsInstance {
                     text += ", instance held"
                 }
@@ -58,6 +77,9 @@ extension Container {
             var header = "Container with \(count) \(count == 1 ? "registration" : "registrations")"
             if let parent {
                 header += " (parent has \(parent.table.count))"
+            }
+            if !hierarchy.countsResolutions {
+                header += ", resolves not counted (see countsResolutions)"
             }
             let body = lines.sorted { $0.key < $1.key }.map(\.text)
             return ([header + ":"] + body).joined(separator: "\n")

@@ -17,9 +17,10 @@ extension Container {
     /// - every cycle (``DIError/circularDependency(path:)``), even where a factory tolerated the `nil`;
     /// - every factory or `initCompleted` action that threw, and every other failure of a registration.
     ///
-    /// The container's cached instances are neither read nor replaced: `.container`, `.weak` and custom
-    /// scopes keep their instances in a sandbox for the duration of the call, and resolution counts are
-    /// left alone. Factories do run, so their side effects happen.
+    /// The container's cached instances are neither read nor replaced: for the duration of the call,
+    /// this container and its ancestors resolve from scratch copies of their registrations, which hold
+    /// no instances and are thrown away afterwards, and resolution counts are left alone. Factories do
+    /// run, so their side effects happen; a registration a factory makes meanwhile goes with the copies.
     ///
     /// > Warning: A factory that force-unwraps a missing dependency (`r.resolve(X.self)!`) stops the
     /// > program here as it would in the app. Write `try r.resolveThrows(X.self)` in factories to have
@@ -60,11 +61,38 @@ extension Container {
                 )
                 return inspection
             }
+            // Every container that a resolve from here can reach swaps its table for a scratch copy, so
+            // that the engine's resolve path runs unchanged and nothing real is read or replaced.
+            var chain: [Container] = []
+            var container: Container? = self
+            while let current = container {
+                chain.append(current)
+                container = current.parent
+            }
+            var copies: [ObjectIdentifier: any AnyServiceEntry] = [:]
+            let scratch = chain.map { container in
+                container.table.copy { entry in
+                    if let copy = copies[ObjectIdentifier(entry)] {
+                        return copy
+                    }
+                    let copy = entry.scratchCopy()
+                    copies[ObjectIdentifier(entry)] = copy
+                    return copy
+                }
+            }
+            for (container, table) in zip(chain, scratch) {
+                container.table.exchangeContents(with: table)
+            }
             hierarchy.isInspecting = true
             state.inspection = inspection
             defer {
+                // Registrations made meanwhile belong to the copies: published into them, then dropped.
+                hierarchy.publishPending()
                 state.inspection = nil
                 hierarchy.isInspecting = false
+                for (container, table) in zip(chain, scratch) {
+                    container.table.exchangeContents(with: table)
+                }
             }
             for (key, slot) in visibleRegistrations() where !slot.isForwarded {
                 if key.takesArguments {

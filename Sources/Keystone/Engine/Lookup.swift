@@ -23,12 +23,13 @@ extension Container: Resolver {
 
     /// Serves `request` if a registration is found directly under its key, handing `resolver` to the
     /// factories, and fails a plain miss at once; returns `false` for what only the typed
-    /// ``resolve(_:arguments:resolver:)`` serves (forwarded keys, wrappers, graph identifiers, inspection),
-    /// so that a failed resolve walks the hierarchy once.
+    /// ``resolve(_:arguments:resolver:)`` serves (forwarded keys, wrappers, graph identifiers, observed
+    /// resolves), so that a failed resolve walks the hierarchy once.
     @inlinable
     func serve(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
-        guard !hierarchy.isInspecting else { return false }
-        publishPendingRegistrations()
+        if hierarchy.needsAttention, hierarchy.attend() {
+            return false
+        }
         switch lookup(request.key) {
         case .registered(let entry, let resolveErased):
             try resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
@@ -62,13 +63,12 @@ extension Container: Resolver {
         return found
     }
 
-    /// Publishes the registrations that are whole before a resolve looks anything up (see
-    /// ``PendingRegistration``): one load and a branch when there are none.
+    /// What every resolve does before its lookup: one load and a branch, unless registrations are
+    /// pending (``PendingRegistration``) or resolves are observed. Returns whether this one is observed:
+    /// counted, or recorded by an inspection.
     @inlinable @inline(__always)
-    func publishPendingRegistrations() {
-        if hierarchy.hasPending {
-            hierarchy.publishPending()
-        }
+    func prepareToResolve() -> Bool {
+        hierarchy.needsAttention && hierarchy.attend()
     }
 
     /// The resolve path for code that knows the types (the fallback of ``Resolver/resolveFast``, and
@@ -80,9 +80,9 @@ extension Container: Resolver {
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        publishPendingRegistrations()
+        let observed = prepareToResolve()
         let found = lookup(key)
-        if !hierarchy.isInspecting, case .registered(let object, _) = found {
+        if !observed, case .registered(let object, _) = found {
             let entry = object as! ServiceEntry<Service>
             return try hierarchy.state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
         }
@@ -90,18 +90,18 @@ extension Container: Resolver {
     }
 
     /// Counts a resolve that reached `entry` under `key`, or records it while inspecting (whose resolves
-    /// leave the counts alone).
+    /// leave the counts alone). Only observed resolves and the cold paths call it.
     @usableFromInline
     func noteResolution(of entry: any AnyServiceEntry, as key: ServiceKey) {
         if hierarchy.isInspecting {
             hierarchy.state.noteRequest(key, scope: entry.objectScopeName)
-        } else {
+        } else if hierarchy.countsResolutions {
             entry.resolutionCount &+= 1
         }
     }
 
     /// Every resolve the inlined path does not serve, with what the lookup of `key` `found`: forwarded
-    /// keys, wrappers, graph identifiers, misses, and every resolve while inspecting.
+    /// keys, wrappers, graph identifiers, misses, and observed resolves (counted or inspected).
     @usableFromInline
     func resolveInGeneral<Service, Arguments>(
         _ key: ServiceKey,
@@ -109,19 +109,20 @@ extension Container: Resolver {
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        if case .missing = found {
+        switch found {
+        case .missing:
             return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
-        }
-        // Forwarded, or inspecting: the slot says which entry, and how it is reached.
-        guard let slot = slot(for: key) else {
-            return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
-        }
-        if slot.isForwarded {
+        case .registered(let object, _):
+            let entry = object as! ServiceEntry<Service>
+            noteResolution(of: entry, as: key)
+            return try hierarchy.state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
+        case .forwarded:
+            // The slot says which entry the key is forwarded to.
+            guard let slot = slot(for: key) else {
+                return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
+            }
             return try resolveForwarded(slot.entry, as: key, arguments: arguments, resolver: resolver)
         }
-        let entry = slot.entry as! ServiceEntry<Service>
-        noteResolution(of: entry, as: key)
-        return try hierarchy.state.resolveInCall(entry, as: key, arguments: arguments, resolver: resolver)
     }
 
     /// Creates a new instance of the registration of `serviceType` under `name` (no runtime arguments),
@@ -132,7 +133,7 @@ extension Container: Resolver {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let key = ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0)
-        publishPendingRegistrations()
+        _ = prepareToResolve()
         if case .registered(let object, _) = lookup(key) {
             let entry = object as! ServiceEntry<Service>
             noteResolution(of: entry, as: key)

@@ -366,6 +366,27 @@ final class RegistrationTable {
         return found
     }
 
+    /// A table with the same keys, each leading to `copy(entry)`: what inspection resolves from.
+    func copy(mappingEntries copy: (any AnyServiceEntry) -> any AnyServiceEntry) -> RegistrationTable {
+        let table = RegistrationTable()
+        forEach { slot in
+            _ = table.insert(Slot(key: slot.key, entry: copy(slot.entry), isForwarded: slot.isForwarded))
+        }
+        return table
+    }
+
+    /// Exchanges everything this table holds with `other`, so that inspection can put a scratch copy in
+    /// a container's place and take it out again. The caller holds the hierarchy's lock, outside any
+    /// resolve.
+    func exchangeContents(with other: RegistrationTable) {
+        swap(&capacity, &other.capacity)
+        swap(&types, &other.types)
+        swap(&hot, &other.hot)
+        swap(&buckets, &other.buckets)
+        swap(&occupied, &other.occupied)
+        swap(&count, &other.count)
+    }
+
     /// Every registration, in no particular order.
     func forEach(_ body: (Slot) throws -> Void) rethrows {
         for registrations in buckets {

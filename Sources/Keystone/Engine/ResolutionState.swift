@@ -51,7 +51,7 @@ final class ResolutionState {
     // @exclusivity(unchecked): the engine's own discipline (one thread at a time, no overlapping accesses
     // within a resolve) makes dynamic exclusivity checks pure cost. Measured by removing it, in instructions
     // per operation of the gate's rows (Benchmarks/InstructionCounts): `frames` +53% on `graph` and +47% on
-    // `transient`; `epoch`, `liveRecord`, `restored` and `inspection` about +14% each on both; `touched` and
+    // `transient`; `epoch`, `liveRecord` and `restored` about +14% each on both; `touched` and
     // `retired` +7% on `transient`. `calls` and `failure` won under 1% and are checked.
     @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
@@ -70,8 +70,9 @@ final class ResolutionState {
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
     var failure: DIError?
-    /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise.
-    @exclusivity(unchecked) @usableFromInline var inspection: Inspection?
+    /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only
+    /// where a resolve fails or is observed, never on the inlined path.
+    var inspection: Inspection?
 
     #if DEBUG
         /// The thread running the engine's own code for the call in flight; `nil` outside a call and while

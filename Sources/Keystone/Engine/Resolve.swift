@@ -1,7 +1,7 @@
 /// The generic part of the resolve path: reading and storing an entry's typed instance and calling its
 /// factory. The common cases are `@inlinable`, so that they specialize for the service type in the
-/// caller's module: no dynamic cast, no metadata lookup. Weak and custom scopes, restored graphs and
-/// inspection take the general path below, which is generic but not inlined.
+/// caller's module: no dynamic cast, no metadata lookup. Weak and custom scopes and restored graphs keep
+/// their instances elsewhere, through functions that are generic but not inlined.
 extension ResolutionState {
     /// Runs `body` as one call: the first call in flight opens a graph and the last one closes it.
     /// A cycle found anywhere during the top-level call fails it, whatever `body` returned.
@@ -20,10 +20,9 @@ extension ResolutionState {
         return result
     }
 
-    /// Resolves `entry`, registered under `key`, outside inspection: counts the resolve, returns a
-    /// cached `.container` instance with a load, and otherwise resolves in a call. `resolver`, what the
-    /// factories are handed, is made only if a factory runs: a type-erased resolve holds it as a plain
-    /// reference until then.
+    /// Resolves `entry`, registered under `key`: returns a cached `.container` instance with a load, and
+    /// otherwise resolves in a call. `resolver`, what the factories are handed, is made only if a factory
+    /// runs: a type-erased resolve holds it as a plain reference until then.
     @inlinable
     func resolve<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
@@ -31,7 +30,6 @@ extension ResolutionState {
         arguments: Arguments,
         resolver: @autoclosure () -> any Resolver
     ) throws(DIError) -> Service {
-        entry.resolutionCount &+= 1
         // Only a `.container`-kind scope ever sets `instance`.
         if let instance = entry.instance {
             return instance
@@ -166,11 +164,6 @@ extension ResolutionState {
         } else if entry.graphEpoch == epoch {
             entry.graphInstance = nil
         }
-        if let inspection {
-            // Inspecting: the instance went to the sandbox, not to the scope.
-            inspection.sandbox[ObjectIdentifier(entry)] = nil
-            return
-        }
         entry.discardInstance()
         if entry.kind == .custom, let graph = currentGraph() {
             entry.customStorage().setInstance(nil, inGraph: graph)
@@ -182,19 +175,16 @@ extension ResolutionState {
     /// The instance the scope of `entry` holds for the resolution in flight, if any.
     @inlinable
     func existingInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        if inspection == nil, restored == nil {
-            switch entry.kind {
-            case .transient:
-                return nil
-            case .container:
-                return entry.instance
-            case .graph:
-                return entry.graphEpoch == epoch ? entry.graphInstance : nil
-            case .weak, .custom:
-                break
-            }
+        switch entry.kind {
+        case .transient:
+            return nil
+        case .container:
+            return entry.instance
+        case .graph where restored == nil:
+            return entry.graphEpoch == epoch ? entry.graphInstance : nil
+        case .graph, .weak, .custom:
+            return instanceKeptElsewhere(of: entry)
         }
-        return existingInstanceInGeneral(of: entry)
     }
 
     /// Stores a new instance of `entry` in its scope; a tainted one (built around a cycle) only for the
@@ -202,23 +192,18 @@ extension ResolutionState {
     /// runs on every resolve, as in Swinject.
     @inlinable
     func store<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
-        if inspection == nil, restored == nil {
-            switch entry.kind {
-            case .transient:
-                return
-            case .container:
-                if !tainted, entry.sharesValues || isReference(instance) {
-                    entry.instance = instance
-                }
-                return
-            case .graph:
-                storeInLiveGraph(instance, in: entry)
-                return
-            case .weak, .custom:
-                break
+        switch entry.kind {
+        case .transient:
+            return
+        case .container:
+            if !tainted, entry.sharesValues || isReference(instance) {
+                entry.instance = instance
             }
+        case .graph where restored == nil:
+            storeInLiveGraph(instance, in: entry)
+        case .graph, .weak, .custom:
+            storeElsewhere(instance, in: entry, tainted: tainted)
         }
-        storeInGeneral(instance, in: entry, tainted: tainted)
     }
 
     /// Whether `instance` is a class instance, which a graph may share.
@@ -241,17 +226,13 @@ extension ResolutionState {
         touch(entry)
     }
 
+    /// ``existingInstance(of:)`` for the scopes that keep instances outside the entry's cache: a restored
+    /// graph's record, a weak reference, a custom storage.
     @usableFromInline
-    func existingInstanceInGeneral<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        if let inspection, entry.kind != .transient, entry.kind != .graph {
-            // Inspecting: the real cached instances are neither read nor replaced.
-            return inspection.sandbox[ObjectIdentifier(entry)] as? Service ?? graphInstance(of: entry)
-        }
+    func instanceKeptElsewhere<Service>(of entry: ServiceEntry<Service>) -> Service? {
         switch entry.kind {
-        case .transient:
-            return nil
-        case .container:
-            return entry.instance
+        case .transient, .container:
+            return existingInstance(of: entry)
         case .graph:
             return graphInstance(of: entry)
         case .weak:
@@ -265,23 +246,12 @@ extension ResolutionState {
         }
     }
 
+    /// ``store(_:in:tainted:)`` for the scopes that keep instances outside the entry's cache.
     @usableFromInline
-    func storeInGeneral<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
-        if let inspection, entry.kind != .transient, entry.kind != .graph {
-            let keepsValues = entry.kind != .weak && entry.sharesValues
-            if !tainted, keepsValues || isReference(instance) {
-                inspection.sandbox[ObjectIdentifier(entry)] = instance
-            }
-            storeInGraph(instance, in: entry)
-            return
-        }
+    func storeElsewhere<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
         switch entry.kind {
-        case .transient:
-            return
-        case .container:
-            if !tainted, entry.sharesValues || isReference(instance) {
-                entry.instance = instance
-            }
+        case .transient, .container:
+            store(instance, in: entry, tainted: tainted)
         case .graph:
             storeInGraph(instance, in: entry)
         case .weak:

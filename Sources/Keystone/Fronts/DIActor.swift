@@ -83,7 +83,10 @@ public actor DIActor {
     /// ```
     ///
     /// It always fronts the default container, even inside ``Container/withCurrent(_:operation:)``,
-    /// which binds another container for the facades and the property wrappers only.
+    /// which binds another container for the facades and the property wrappers only. From its first
+    /// use on, that container counts its resolves for ``printStatus()``
+    /// (``Container/countsResolutions``), which takes them off the fastest resolve path; set it back to
+    /// `false` where that matters more than the report.
     ///
     /// > Warning: Its registrations are global to the process, and shared with the facades: its
     /// > ``releaseAll()`` clears the default container, removing what ``Registry`` modules and
@@ -111,12 +114,14 @@ public actor DIActor {
     /// > registered here that builds an object with `@Inject` takes this container's lock, then the
     /// > facades'; never have a facade's factory call back into this actor's container synchronously.
     public init() {
-        engine = Container().synchronize()
+        self.init(fronting: Container().synchronize())
     }
 
-    /// An actor that fronts the container behind `engine`.
+    /// An actor that fronts the container behind `engine`, and has it count resolves, which its status
+    /// report shows (``Container/countsResolutions``).
     private init(fronting engine: SynchronizedResolver) {
         self.engine = engine
+        engine.container.countsResolutions = true
     }
 
     // MARK: - Registering

@@ -1,10 +1,7 @@
 /// What `verify()` and `dependencyGraph()` collect while they explore a hierarchy: the problems met
-/// (each once), the requests made (as graph edges), and the throwaway instances of the scopes that
-/// would otherwise be cached in the registrations.
+/// (each once) and the requests made (as graph edges).
 @usableFromInline
 final class Inspection {
-    /// Instances of `.container`, `.weak` and custom scopes created while inspecting, by entry.
-    var sandbox: [ObjectIdentifier: Any] = [:]
     private(set) var problems: [DIError] = []
     private var problemIndex: [ProblemIdentity: Int] = [:]
     private(set) var nodes: [ServiceKey: DependencyGraph.Node] = [:]

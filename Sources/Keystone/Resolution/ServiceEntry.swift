@@ -23,7 +23,8 @@ public final class ServiceEntry<Service> {
     // even code that is not specialized for `Service` reaches them, and `instance`, at constant offsets,
     // without looking up the class's generic metadata.
 
-    /// How many resolves reached this entry: counted on every path, including cached ones.
+    /// How many resolves reached this entry while the hierarchy counted them
+    /// (``Container/countsResolutions``), cached ones included.
     ///
     /// The fields the resolve path reads and writes skip dynamic exclusivity checks: the engine never
     /// overlaps two accesses to one of them (a resolve reads or writes each in a single statement).
@@ -111,11 +112,12 @@ public final class ServiceEntry<Service> {
         scope: any ObjectScopeProtocol,
         plainFactory: ((any Resolver) throws -> Service)?,
         argumentFactory: AnyObject?,
-        resolveErased: @escaping ErasedResolve
+        resolveErased: @escaping ErasedResolve,
+        registeredAt: Date = Date()
     ) {
         self.resolveErased = resolveErased
         self.key = key
-        self.registeredAt = Date()
+        self.registeredAt = registeredAt
         self.objectScope = scope
         (kind, sharesValues) = ScopeKind.of(scope)
         self.plainFactory = plainFactory
@@ -233,6 +235,9 @@ protocol AnyServiceEntry: AnyObject {
     var resolveErased: ErasedResolve { get }
     /// The scope's name, for reports and graphs.
     var objectScopeName: String { get }
+    /// A copy with the same key, factory, scope, actions and front record, that holds no instance: what
+    /// `verify()` and `dependencyGraph()` resolve instead of the entry.
+    func scratchCopy() -> any AnyServiceEntry
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
     /// Resolves this entry for a key forwarded to it, as `Any`.
@@ -300,6 +305,23 @@ extension ServiceEntry: AnyServiceEntry {
     @usableFromInline
     var objectScopeName: String {
         String(describing: objectScope)
+    }
+
+    @usableFromInline
+    func scratchCopy() -> any AnyServiceEntry {
+        let copy = ServiceEntry(
+            key: key,
+            scope: objectScope,
+            plainFactory: plainFactory,
+            argumentFactory: argumentFactory,
+            resolveErased: resolveErased,
+            registeredAt: registeredAt
+        )
+        copy.initCompletedActions = initCompletedActions
+        copy.hasInitCompletedActions = hasInitCompletedActions
+        copy.owner = owner
+        copy.front = front
+        return copy
     }
 
     @usableFromInline

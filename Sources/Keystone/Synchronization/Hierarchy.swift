@@ -12,13 +12,30 @@ final class Hierarchy: @unchecked Sendable {
 
     @usableFromInline let lock = NSRecursiveLock()
     @usableFromInline let state = ResolutionState()
+    /// The one flag the resolve path reads before looking anything up: set while registrations are
+    /// pending or resolves are observed (counted or inspected), so that ``attend()`` runs first. Kept
+    /// equal to `hasPending || isObserved` by their setters, under the lock.
+    @exclusivity(unchecked) @usableFromInline private(set) var needsAttention = false
     /// Set while `verify()` or `dependencyGraph()` explores the hierarchy, under the lock: resolves then
-    /// take the slow path, which records what they do and keeps instances in a throwaway sandbox.
-    @exclusivity(unchecked) @usableFromInline var isInspecting = false
+    /// take the typed path, which records what they ask for (the entries they reach are scratch copies).
+    var isInspecting = false {
+        didSet { needsAttention = hasPending || isObserved }
+    }
+    /// Whether resolves are counted for the status report (``Container/countsResolutions``).
+    var countsResolutions = false {
+        didSet { needsAttention = hasPending || isObserved }
+    }
     /// Registrations made but not visible yet: see ``PendingRegistration``.
     @exclusivity(unchecked) private var pending: [PendingRegistration] = []
-    /// Whether `pending` has any; every resolve reads it before looking anything up.
-    @exclusivity(unchecked) @usableFromInline private(set) var hasPending = false
+    /// Whether `pending` has any.
+    private(set) var hasPending = false {
+        didSet { needsAttention = hasPending || isObserved }
+    }
+
+    /// Whether resolves must take the typed path, which counts them or records them.
+    var isObserved: Bool {
+        isInspecting || countsResolutions
+    }
     /// Set once a synchronized view of the hierarchy exists. Before, the hierarchy is confined to one
     /// thread at a time and a registration is published at once; from then on, other threads may
     /// resolve while one registers, and registrations are published whole (``PendingRegistration``).
@@ -45,6 +62,14 @@ final class Hierarchy: @unchecked Sendable {
         publishPending()
         defer { publishPending() }
         return try body()
+    }
+
+    /// What a resolve does when ``needsAttention`` is set, before its lookup: publishes the registrations
+    /// that are whole, and returns whether the resolve is observed, and so must take the typed path.
+    @usableFromInline @inline(never)
+    func attend() -> Bool {
+        publishPending()
+        return withLock { isObserved }
     }
 
     /// Marks the hierarchy as shared with other threads (``Container/synchronize()``).

@@ -132,6 +132,7 @@ struct MigratingFromSwinjectArticleTests {
         let container = Container()
         container.register(Animal.self, name: "cat") { _ in Cat(name: "Mimi") }
             .inObjectScope(.container)
+        container.countsResolutions = true  // off by default: counting slows every resolve
         let cat = container.resolve(Animal.self, name: "cat")
 
         let report = container.statusReport()
