@@ -59,7 +59,7 @@ public struct Inject<Service> {
         injection = context.withLock {
             if Registry.isLazy(Service.self, name: serviceId, in: context) {
                 return .deferred(
-                    DeferredValue(context) { context in
+                    DeferredResolution(property: serviceId, from: context) { context in
                         context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@Inject")
                     }
                 )
@@ -76,7 +76,7 @@ public struct Inject<Service> {
     public var wrappedValue: Service {
         switch injection {
         case .ready(let service): service
-        case .deferred(let deferred): deferred.value
+        case .deferred(let deferred): deferred.propertyValue
         }
     }
 }
@@ -86,7 +86,7 @@ extension Inject: Sendable where Service: Sendable {}
 /// A property wrapper's service: resolved already, or to resolve on first read.
 enum Injection<Value> {
     case ready(Value)
-    case deferred(DeferredValue<Value>)
+    case deferred(DeferredResolution<Value>)
 }
 
 extension Injection: Sendable where Value: Sendable {}

@@ -40,7 +40,7 @@
 /// > property is read.
 @propertyWrapper
 public struct LazyInject<Service> {
-    private let deferred: DeferredValue<Service>
+    private let deferred: DeferredResolution<Service>
 
     /// Injects the service registered for the property's type.
     ///
@@ -74,7 +74,7 @@ public struct LazyInject<Service> {
     }
 
     private init(serviceId: String?, scope: Scope) {
-        deferred = DeferredValue(.current) { context in
+        deferred = DeferredResolution(property: serviceId, from: .current) { context in
             context.resolveOrStop(Service.self, name: serviceId, scope: scope, caller: "@LazyInject")
         }
     }
@@ -85,65 +85,8 @@ public struct LazyInject<Service> {
     /// renderer.render(report)
     /// ```
     public var wrappedValue: Service {
-        deferred.value
+        deferred.propertyValue
     }
 }
 
 extension LazyInject: Sendable where Service: Sendable {}
-
-/// A value resolved from a context on first read, then kept: the storage of the lazy property wrappers.
-///
-/// The cache, and the strong reference to the container, are read and written only under the context's
-/// hierarchy lock, so an owner shared across threads sees one resolve.
-final class DeferredValue<Value> {
-    /// The container to resolve from, held strongly until the value is resolved, unless the value was
-    /// made while the hierarchy was creating an instance (see `init`).
-    private var keptContainer: Container?
-    /// The container to resolve from, held weakly: the only reference when `keptContainer` is `nil`.
-    private weak var container: Container?
-    private let hierarchy: Hierarchy
-    private let produce: @Sendable (FrontContext) -> Value
-    private var cached: Value?
-
-    /// Prepares to resolve from `context`'s container.
-    ///
-    /// Made inside a factory of the container's hierarchy (a resolve is in flight under the lock), it
-    /// holds the container weakly: the container may come to hold the owner of this value, and a strong
-    /// reference back would form a cycle. Made anywhere else, it keeps the container alive until the
-    /// value is resolved, so that a property read after `withCurrent` returned still resolves.
-    init(_ context: FrontContext, produce: @escaping @Sendable (FrontContext) -> Value) {
-        let container = context.container
-        self.container = container
-        self.hierarchy = container.hierarchy
-        self.produce = produce
-        let isCreating = hierarchy.withLock { hierarchy.state.calls > 0 }
-        self.keptContainer = isCreating ? nil : container
-    }
-
-    var value: Value {
-        hierarchy.withLock {
-            if let cached {
-                return cached
-            }
-            guard let container = keptContainer ?? container else {
-                fatalError(
-                    "Keystone: a lazily injected \(Value.self) was read after the container it was injected from was "
-                        + "deallocated. It was injected inside a factory, so it held that container weakly. Fix: keep "
-                        + "that container alive as long as the objects it injected."
-                )
-            }
-            let made = produce(FrontContext(container))
-            cached = made
-            // Resolved: the container is no longer needed, and holding it could keep it alive for good.
-            keptContainer = nil
-            return made
-        }
-    }
-}
-
-extension DeferredValue: @unchecked Sendable where Value: Sendable {
-    // @unchecked: `cached` and `keptContainer` are read and written only in `init` and `value`, under the
-    // hierarchy's lock; the weak `container` is only read after `init` (loading a weak reference is
-    // thread-safe), `hierarchy` and `produce` are Sendable `let`s, and a `Value` handed across threads
-    // is Sendable.
-}

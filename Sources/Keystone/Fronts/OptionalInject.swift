@@ -56,7 +56,7 @@ public struct OptionalInject<Service> {
         injection = context.withLock {
             if Registry.isLazy(Service.self, name: serviceId, in: context) {
                 return .deferred(
-                    DeferredValue(context) { context in
+                    DeferredResolution(property: serviceId, from: context) { context in
                         context.resolveIfRegistered(
                             Service.self,
                             name: serviceId,
@@ -80,7 +80,7 @@ public struct OptionalInject<Service> {
     public var wrappedValue: Service? {
         switch injection {
         case .ready(let service): service
-        case .deferred(let deferred): deferred.value
+        case .deferred(let deferred): deferred.propertyValue
         }
     }
 }

@@ -22,7 +22,6 @@
 public final class Lazy<Service> {
     private let deferred: DeferredResolution<Service>
     private let graph: GraphIdentifier?
-    private var cached: Service?
 
     private init(deferred: DeferredResolution<Service>, graph: GraphIdentifier?) {
         self.deferred = deferred
@@ -40,14 +39,7 @@ public final class Lazy<Service> {
 
     /// The service, resolved on first call and the same instance afterwards, or why it cannot be.
     public func get() throws(DIError) -> Service {
-        try deferred.withLock { () throws(DIError) -> Service in
-            if let cached {
-                return cached
-            }
-            let resolved = try deferred.resolve(inGraph: graph)
-            cached = resolved
-            return resolved
-        }
+        try deferred.get(inGraph: graph)
     }
 }
 
@@ -63,19 +55,16 @@ extension Lazy: InstanceWrapper {
         resolver: any Resolver
     ) throws(DIError) -> Lazy<Service> {
         let deferred = try DeferredResolution<Service>(
+            wrapping: key.with(serviceType: Service.self),
             from: container,
-            key: key.with(serviceType: Service.self),
             arguments: arguments,
-            resolver: resolver
+            resolver: resolver,
+            caching: true
         )
         return Lazy(deferred: deferred, graph: DeferredResolution<Service>.currentGraph(of: container))
     }
 }
 
-// @unchecked: the Lazy's own state (the resolved instance it caches) is used only under its hierarchy's lock, and its
-// container is reached only under that lock too, which a synchronized view's resolves take. What it cannot
-// vouch for are the runtime arguments it was resolved with: the resolve overloads take arguments of any
-// type (Swinject's spellings), so the compiler cannot require them to be `Sendable`, and the wrapper hands
-// them to the factory on whichever thread resolves. The documentation says to pass `Sendable` arguments to
-// a Lazy that crosses threads.
-extension Lazy: @unchecked Sendable where Service: Sendable {}
+// Sendable as its `DeferredResolution` is: the one unchecked conformance, with the caveat about runtime
+// arguments, is there.
+extension Lazy: Sendable where Service: Sendable {}

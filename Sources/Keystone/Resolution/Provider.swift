@@ -35,9 +35,7 @@ public final class Provider<Service> {
 
     /// A newly resolved instance of the service, or why it cannot be resolved.
     public func get() throws(DIError) -> Service {
-        try deferred.withLock { () throws(DIError) -> Service in
-            try deferred.resolve(inGraph: nil)
-        }
+        try deferred.get()
     }
 }
 
@@ -54,19 +52,16 @@ extension Provider: InstanceWrapper {
     ) throws(DIError) -> Provider<Service> {
         Provider(
             deferred: try DeferredResolution<Service>(
+                wrapping: key.with(serviceType: Service.self),
                 from: container,
-                key: key.with(serviceType: Service.self),
                 arguments: arguments,
-                resolver: resolver
+                resolver: resolver,
+                caching: false
             )
         )
     }
 }
 
-// @unchecked: the Provider's own state (none: it is immutable) is used only under its hierarchy's lock, and its
-// container is reached only under that lock too, which a synchronized view's resolves take. What it cannot
-// vouch for are the runtime arguments it was resolved with: the resolve overloads take arguments of any
-// type (Swinject's spellings), so the compiler cannot require them to be `Sendable`, and the wrapper hands
-// them to the factory on whichever thread resolves. The documentation says to pass `Sendable` arguments to
-// a Provider that crosses threads.
-extension Provider: @unchecked Sendable where Service: Sendable {}
+// Sendable as its `DeferredResolution` is: the one unchecked conformance, with the caveat about runtime
+// arguments, is there.
+extension Provider: Sendable where Service: Sendable {}
