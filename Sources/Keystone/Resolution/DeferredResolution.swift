@@ -68,7 +68,12 @@ final class DeferredResolution<Service> {
     ) {
         let container = context.container
         let isCreating = container.hierarchy.withLock { container.hierarchy.state.calls > 0 }
-        self.init(.of(Service.self, name: name, Void.self, 0), from: container, keepingContainer: !isCreating, caching: true) {
+        self.init(
+            .of(Service.self, name: name, Void.self, 0),
+            from: container,
+            keepingContainer: !isCreating,
+            caching: true
+        ) {
             (container, _) in resolve(FrontContext(container))
         }
     }
