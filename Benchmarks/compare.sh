@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Keystone benchmark (Keystone, Swinject and the hand-written baseline, side by side) in release
-# mode and prints one markdown table of the medians per operation.
+# mode and prints one markdown table of the medians per operation. Scenarios that also run without a
+# container (the app launch, whose fourth suite "Direct" calls the initializers by hand) get two more
+# columns: that physical limit, and Keystone's ratio to it.
 #
 #     Benchmarks/compare.sh                       # everything, a few minutes
 #     Benchmarks/compare.sh --filter '0[1-3] .*'  # extra arguments go to `swift package benchmark`
@@ -37,6 +39,8 @@ import sys
 # Every benchmark runs 1,000 operations per sample (scaling factor `.kilo`, see KeystoneBenchmarks.swift).
 operations_per_sample = 1_000
 suites = ("Keystone", "Swinject", "Baseline")
+# The suite with no container, which only the app launch has (see DirectSuite.swift).
+direct_suite = "Direct"
 # The benchmark that measures the harness alone (see `harnessBenchmarkName` in KeystoneBenchmarks.swift).
 harness_name = "00 empty loop (harness overhead)"
 
@@ -77,10 +81,14 @@ def per_operation(scenario, suite, metric):
     return value / operations_per_sample
 
 
-scenarios = sorted({name.rpartition(" / ")[0] for name in samples if name.rpartition(" / ")[2] in suites})
+# The names start with their number, so sorting by name gives the table's order, the app launch ("00") first.
+scenarios = sorted({
+    name.rpartition(" / ")[0] for name in samples if name.rpartition(" / ")[2] in suites + (direct_suite,)
+})
 has_instructions = any(
     (per_operation(scenario, "Keystone", "instructions") or 0) > 0 for scenario in scenarios
 )
+has_direct = any(per_operation(scenario, direct_suite, "ns") is not None for scenario in scenarios)
 
 
 def number(x, digits=1):
@@ -95,8 +103,11 @@ def ratio(numerator, denominator):
 
 header = [
     "scenario", "Keystone ns/op", "Swinject ns/op", "baseline ns/op",
-    "Swinject/Keystone", "Keystone/baseline", "Keystone mallocs/op",
+    "Swinject/Keystone", "Keystone/baseline",
 ]
+if has_direct:
+    header += ["direct ns/op", "Keystone/direct"]
+header.append("Keystone mallocs/op")
 if has_instructions:
     header.append("Keystone instructions/op")
 print("| " + " | ".join(header) + " |")
@@ -106,8 +117,12 @@ for scenario in scenarios:
     row = [
         scenario, number(keystone), number(swinject), number(baseline),
         ratio(swinject, keystone), ratio(keystone, baseline),
-        number(per_operation(scenario, "Keystone", "mallocs"), 2),
     ]
+    if has_direct:
+        # Most scenarios have no direct figure: a dash, not "n/a", since there is none to miss.
+        direct = per_operation(scenario, direct_suite, "ns")
+        row += ["–", "–"] if direct is None else [number(direct), ratio(keystone, direct)]
+    row.append(number(per_operation(scenario, "Keystone", "mallocs"), 2))
     if has_instructions:
         row.append(number(per_operation(scenario, "Keystone", "instructions"), 0))
     print("| " + " | ".join(row) + " |")
@@ -116,6 +131,9 @@ print()
 print(f"Medians (p50) per sample divided by the {operations_per_sample:,} operations of a sample.")
 print("Swinject/Keystone: how many times faster Keystone is than Swinject (below 1: slower).")
 print("Keystone/baseline: how many times the hand-written dictionary baseline's time Keystone takes.")
+if has_direct:
+    print("direct: the same launch with no container, by a composition root that calls the initializers itself;")
+    print("Keystone/direct: how many times that physical limit Keystone takes.")
 if harness:
     print(f"The harness alone (an empty loop) takes {number(harness['ns'] / operations_per_sample, 1)} ns/op; "
           f"its {harness_mallocs:.0f} mallocs per sample are subtracted from the malloc counts.")

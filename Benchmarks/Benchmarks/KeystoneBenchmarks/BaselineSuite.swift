@@ -1,18 +1,47 @@
 // The hand-written baseline: the least a container must do for each scenario, so the table can say how
 // far Keystone is from the floor. Factories live in plain dictionaries keyed by `ObjectIdentifier` of the
 // service type (or by a small struct when a name or argument types are part of the key); a resolve is a
-// lookup, a call and an `as!` cast back to the service type. No diagnostics, no cycle detection, no
+// lookup, an unchecked downcast of the entry found, and a call. No diagnostics, no cycle detection, no
 // behaviors: a real container has more to do, and the ratio to this baseline shows what that costs.
+//
+// The entries are typed (`BaselineEntry<Input, Service>`), so the instance a factory returns needs no cast:
+// the key an entry is found under fixes its `Service`, so `unsafeDowncast` of the entry is sound, as it is
+// in Keystone's engine. (A checked `as!` of each instance to the service protocol, which these baselines
+// did before, costs a conformance lookup per resolve that a container need not pay.)
 
 import Benchmark
 import Foundation
 
-/// Factories by service type, with an optional parent, a cache for `.container`-style instances and a
+/// One registration as a baseline container holds it: the factory, typed, and the instance its scope
+/// keeps (`.container`: for good; `.graph`: until the top-level resolve ends). `Input` is what the factory
+/// takes: the container, or the container and the runtime arguments.
+final class BaselineEntry<Input, Service>: BaselineGraphMember {
+    let make: (Input) -> Service
+    var instance: Service?
+
+    init(_ make: @escaping (Input) -> Service) {
+        self.make = make
+    }
+
+    func endGraph() {
+        instance = nil
+    }
+}
+
+/// An entry whose instance belongs to the current graph, dropped when the top-level resolve ends.
+protocol BaselineGraphMember: AnyObject {
+    func endGraph()
+}
+
+/// Factories by service type, with an optional parent, the `.container` instance kept in the entry, and a
 /// lock for the synchronized scenarios.
 final class BaselineContainer {
+    typealias Entry<Service> = BaselineEntry<BaselineContainer, Service>
+
     private let parent: BaselineContainer?
-    private var factories: [ObjectIdentifier: (BaselineContainer) -> Any] = [:]
-    private var instances: [ObjectIdentifier: Any] = [:]
+    private var entries: [ObjectIdentifier: AnyObject] = [:]
+    /// Recursive, as Keystone's and Swinject's are: a factory may resolve through the synchronized view
+    /// it was called from, and that must not deadlock.
     private let lock = NSRecursiveLock()
 
     init(parent: BaselineContainer? = nil) {
@@ -20,31 +49,38 @@ final class BaselineContainer {
     }
 
     func register<Service>(_ type: Service.Type, factory: @escaping (BaselineContainer) -> Service) {
-        factories[ObjectIdentifier(type)] = factory
+        entries[ObjectIdentifier(type)] = Entry(factory)
     }
 
-    /// Looks the factory up here, then in the parents; calls it and casts the result.
-    func resolve<Service>(_ type: Service.Type) -> Service? {
+    /// The entry registered for `type` here, else in the nearest ancestor: a miss in each container on
+    /// the way up, then the hit.
+    private func entry<Service>(_ type: Service.Type) -> Entry<Service>? {
         let key = ObjectIdentifier(type)
         var container = self
         while true {
-            if let factory = container.factories[key] {
-                return (factory(self) as! Service)
+            if let entry = container.entries[key] {
+                return unsafeDowncast(entry, to: Entry<Service>.self)
             }
             guard let parent = container.parent else { return nil }
             container = parent
         }
     }
 
-    /// The `.container` scope: the instance made by the first resolve is kept, and every later resolve is
-    /// one lookup in `instances` and a cast.
+    /// A new instance from the factory found for `type`.
+    func resolve<Service>(_ type: Service.Type) -> Service? {
+        guard let entry = entry(type) else { return nil }
+        return entry.make(self)
+    }
+
+    /// The `.container` scope: the instance made by the first resolve is kept in the entry, and every
+    /// later resolve is the lookup and a load.
     func resolveCached<Service>(_ type: Service.Type) -> Service? {
-        let key = ObjectIdentifier(type)
-        if let instance = instances[key] {
-            return (instance as! Service)
+        guard let entry = entry(type) else { return nil }
+        if let instance = entry.instance {
+            return instance
         }
-        let instance = resolve(type)
-        instances[key] = instance
+        let instance = entry.make(self)
+        entry.instance = instance
         return instance
     }
 
@@ -69,17 +105,23 @@ struct NamedKey: Hashable {
     let name: String?
 }
 
-/// Factories by service type and name.
+/// Factories by service type and name: every lookup hashes the name.
 final class BaselineNamedContainer {
-    private var factories: [NamedKey: () -> Any] = [:]
+    typealias Entry<Service> = BaselineEntry<BaselineNamedContainer, Service>
 
-    func register<Service>(_ type: Service.Type, name: String?, factory: @escaping () -> Service) {
-        factories[NamedKey(type: ObjectIdentifier(type), name: name)] = factory
+    private var entries: [NamedKey: AnyObject] = [:]
+
+    func register<Service>(
+        _ type: Service.Type,
+        name: String?,
+        factory: @escaping (BaselineNamedContainer) -> Service
+    ) {
+        entries[NamedKey(type: ObjectIdentifier(type), name: name)] = Entry(factory)
     }
 
     func resolve<Service>(_ type: Service.Type, name: String? = nil) -> Service? {
-        guard let factory = factories[NamedKey(type: ObjectIdentifier(type), name: name)] else { return nil }
-        return (factory() as! Service)
+        guard let entry = entries[NamedKey(type: ObjectIdentifier(type), name: name)] else { return nil }
+        return unsafeDowncast(entry, to: Entry<Service>.self).make(self)
     }
 }
 
@@ -89,54 +131,86 @@ struct ArgumentsKey: Hashable {
     let arguments: ObjectIdentifier
 }
 
-/// Factories that take runtime arguments, stored type-erased and cast back to their exact function type.
+/// Factories that take runtime arguments, keyed by the service type and the arguments' type, which fixes
+/// the factory's type.
 final class BaselineArgumentsContainer {
-    private var factories: [ArgumentsKey: Any] = [:]
+    private var entries: [ArgumentsKey: AnyObject] = [:]
 
     func register<Service, Arguments>(_ type: Service.Type, factory: @escaping (Arguments) -> Service) {
-        factories[ArgumentsKey(type: ObjectIdentifier(type), arguments: ObjectIdentifier(Arguments.self))] = factory
+        entries[ArgumentsKey(type: ObjectIdentifier(type), arguments: ObjectIdentifier(Arguments.self))] =
+            BaselineEntry(factory)
     }
 
     func resolve<Service, Arguments>(_ type: Service.Type, arguments: Arguments) -> Service? {
         let key = ArgumentsKey(type: ObjectIdentifier(type), arguments: ObjectIdentifier(Arguments.self))
-        guard let factory = factories[key] else { return nil }
-        return (factory as! (Arguments) -> Service)(arguments)
+        guard let entry = entries[key] else { return nil }
+        return unsafeDowncast(entry, to: BaselineEntry<Arguments, Service>.self).make(arguments)
     }
 }
 
-/// The `.graph` scope: the instances one resolve makes are remembered in a dictionary that lives as long as
-/// that resolve, so that everything needing the same service gets the same instance.
+/// The `.graph` scope: the instances one resolve makes are kept in their entries until that resolve ends,
+/// so that everything needing the same service gets the same instance; the entries that hold one are
+/// listed, in an array that keeps its capacity, to be emptied at the end.
 final class BaselineGraphContainer {
-    typealias Graph = [ObjectIdentifier: Any]
-    private var factories: [ObjectIdentifier: (BaselineGraphContainer, inout Graph) -> Any] = [:]
+    typealias Entry<Service> = BaselineEntry<BaselineGraphContainer, Service>
 
-    func register<Service>(_ type: Service.Type, factory: @escaping (BaselineGraphContainer, inout Graph) -> Service) {
-        factories[ObjectIdentifier(type)] = factory
+    private var entries: [ObjectIdentifier: AnyObject] = [:]
+    /// How many resolves are in progress: the graph ends when the outermost one returns.
+    private var depth = 0
+    private var graph: [any BaselineGraphMember] = []
+
+    func register<Service>(_ type: Service.Type, factory: @escaping (BaselineGraphContainer) -> Service) {
+        entries[ObjectIdentifier(type)] = Entry(factory)
     }
 
-    /// Resolves in a new graph.
+    /// The graph's instance of `type` if it has one, else a new one that joins the graph.
     func resolve<Service>(_ type: Service.Type) -> Service? {
-        var graph: Graph = [:]
-        return resolve(type, in: &graph)
-    }
-
-    /// Resolves in `graph`: its instance if it has one, else a new one that joins it.
-    func resolve<Service>(_ type: Service.Type, in graph: inout Graph) -> Service? {
-        let key = ObjectIdentifier(type)
-        if let instance = graph[key] {
-            return (instance as! Service)
+        guard let object = entries[ObjectIdentifier(type)] else { return nil }
+        let entry = unsafeDowncast(object, to: Entry<Service>.self)
+        if let instance = entry.instance {
+            return instance
         }
-        guard let factory = factories[key] else { return nil }
-        let instance = factory(self, &graph) as! Service
-        graph[key] = instance
+        depth += 1
+        let instance = entry.make(self)
+        depth -= 1
+        if depth > 0 {
+            entry.instance = instance
+            graph.append(entry)
+        } else if !graph.isEmpty {
+            // The outermost resolve returns: its instance need not be kept, the others are dropped.
+            for member in graph {
+                member.endGraph()
+            }
+            graph.removeAll(keepingCapacity: true)
+        }
         return instance
     }
 }
 
-/// Every scenario, hand-written on the containers above.
+/// Every scenario, hand-written on the containers above. Each one's comment says the work it measures.
 enum BaselineSuite: Suite {
     static let name = "Baseline"
 
+    /// A new container of 300 factories keyed by type and name from 10 assemblies, then the root's graph.
+    static func appLaunch() -> MeasuredLoop {
+        checkAppLaunch(name) { launchApp().resolve(AppRoot.self) }
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(launchApp().resolve(AppRoot.self))
+            }
+        }
+    }
+
+    /// The container of a launch, filled by the app's assemblies (`Assembler` in the libraries' suites).
+    private static func launchApp() -> BaselineLaunchContainer {
+        let container = BaselineLaunchContainer()
+        for assembly in appAssemblies() {
+            assembly.assemble(container: container)
+        }
+        return container
+    }
+
+    /// One hashed lookup by type and a call of the factory.
     static func resolveTransient() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Service.self) { _ in PlainService() }
@@ -148,6 +222,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// One hashed lookup by type and a load of the instance kept in the entry.
     static func resolveContainer() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Service.self) { _ in PlainService() }
@@ -159,15 +234,23 @@ enum BaselineSuite: Suite {
         }
     }
 
-    /// In a graph of one instance there is nothing to share, so the baseline is the transient resolve.
+    /// One hashed lookup by type and a call, in a graph opened and closed around it (nothing to share).
     static func resolveGraph() -> MeasuredLoop {
-        resolveTransient()
+        let container = BaselineGraphContainer()
+        container.register(Service.self) { _ in PlainService() }
+        check(container.resolve(Service.self) !== container.resolve(Service.self), "a new graph each time")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(container.resolve(Service.self))
+            }
+        }
     }
 
+    /// One lookup in a dictionary keyed by type and name (the name hashed each time) and a call.
     static func resolveNamed() -> MeasuredLoop {
         let container = BaselineNamedContainer()
         for name in serviceNames.prefix(100) {
-            container.register(Service.self, name: name) { PlainService() }
+            container.register(Service.self, name: name) { _ in PlainService() }
         }
         check(container.resolve(Service.self, name: resolvedName) != nil, "Service named \(resolvedName)")
         return { benchmark in
@@ -177,6 +260,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// One lookup keyed by type and argument type, and a call passing the argument.
     static func resolveOneArgument() -> MeasuredLoop {
         let container = BaselineArgumentsContainer()
         container.register(Service.self) { (id: Int) in ArgumentService(id: id) }
@@ -188,6 +272,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// One lookup keyed by type and the arguments' tuple type, and a call passing the three.
     static func resolveThreeArguments() -> MeasuredLoop {
         let container = BaselineArgumentsContainer()
         container.register(Service.self) { (arguments: (Int, String, Double)) in
@@ -201,6 +286,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// A miss in the child's empty dictionary, then the parent's hit and a call.
     static func resolveFromChild() -> MeasuredLoop {
         let parent = BaselineContainer()
         parent.register(Service.self) { _ in PlainService() }
@@ -213,6 +299,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// A miss in each of three empty dictionaries on the way up, then the root's hit and a call.
     static func resolveFromGreatGrandchild() -> MeasuredLoop {
         let root = BaselineContainer()
         root.register(Service.self) { _ in PlainService() }
@@ -225,6 +312,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// Ten transient resolves, each a lookup and a call, nested.
     static func resolveChain() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Chain9.self) { _ in Chain9() }
@@ -245,21 +333,22 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// Eleven lookups and seven calls; the graph's instances kept in their entries, dropped at the end.
     static func resolveFanOut() -> MeasuredLoop {
         let container = BaselineGraphContainer()
-        container.register(FanLeaf.self) { _, _ in FanLeaf() }
-        container.register(FanBranch1.self) { r, graph in FanBranch1(r.resolve(FanLeaf.self, in: &graph)!) }
-        container.register(FanBranch2.self) { r, graph in FanBranch2(r.resolve(FanLeaf.self, in: &graph)!) }
-        container.register(FanBranch3.self) { r, graph in FanBranch3(r.resolve(FanLeaf.self, in: &graph)!) }
-        container.register(FanBranch4.self) { r, graph in FanBranch4(r.resolve(FanLeaf.self, in: &graph)!) }
-        container.register(FanBranch5.self) { r, graph in FanBranch5(r.resolve(FanLeaf.self, in: &graph)!) }
-        container.register(FanRoot.self) { r, graph in
+        container.register(FanLeaf.self) { _ in FanLeaf() }
+        container.register(FanBranch1.self) { r in FanBranch1(r.resolve(FanLeaf.self)!) }
+        container.register(FanBranch2.self) { r in FanBranch2(r.resolve(FanLeaf.self)!) }
+        container.register(FanBranch3.self) { r in FanBranch3(r.resolve(FanLeaf.self)!) }
+        container.register(FanBranch4.self) { r in FanBranch4(r.resolve(FanLeaf.self)!) }
+        container.register(FanBranch5.self) { r in FanBranch5(r.resolve(FanLeaf.self)!) }
+        container.register(FanRoot.self) { r in
             FanRoot(
-                r.resolve(FanBranch1.self, in: &graph)!,
-                r.resolve(FanBranch2.self, in: &graph)!,
-                r.resolve(FanBranch3.self, in: &graph)!,
-                r.resolve(FanBranch4.self, in: &graph)!,
-                r.resolve(FanBranch5.self, in: &graph)!
+                r.resolve(FanBranch1.self)!,
+                r.resolve(FanBranch2.self)!,
+                r.resolve(FanBranch3.self)!,
+                r.resolve(FanBranch4.self)!,
+                r.resolve(FanBranch5.self)!
             )
         }
         check(container.resolve(FanRoot.self)?.sharesLeaf == true, "FanRoot with one shared leaf")
@@ -270,10 +359,11 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// One miss in a dictionary of 100 registrations keyed by type and name.
     static func resolveUnregistered() -> MeasuredLoop {
         let container = BaselineNamedContainer()
         for name in serviceNames.prefix(100) {
-            container.register(Service.self, name: name) { PlainService() }
+            container.register(Service.self, name: name) { _ in PlainService() }
         }
         check(container.resolve(UnregisteredService.self) == nil, "nil for an unregistered type")
         return { benchmark in
@@ -283,6 +373,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// 02 under a recursive lock.
     static func synchronizedContainer() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Service.self) { _ in PlainService() }
@@ -294,6 +385,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// 01 under a recursive lock.
     static func synchronizedTransient() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Service.self) { _ in PlainService() }
@@ -305,6 +397,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// 02 under a recursive lock, from two threads contending for it.
     static func synchronizedContainerTwoThreads() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Service.self) { _ in PlainService() }
@@ -320,6 +413,7 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// 01 under a recursive lock, from two threads contending for it.
     static func synchronizedTransientTwoThreads() -> MeasuredLoop {
         let container = BaselineContainer()
         container.register(Service.self) { _ in PlainService() }
@@ -335,28 +429,81 @@ enum BaselineSuite: Suite {
         }
     }
 
+    /// One entry allocated and inserted under a new (type, name) key.
     static func registerThousand() -> MeasuredLoop {
         return { benchmark in
             check(benchmark.scaledIterations.count <= serviceNames.count, "a distinct name per registration")
             let container = BaselineNamedContainer()
             for index in benchmark.scaledIterations {
-                container.register(Service.self, name: serviceNames[index]) { PlainService() }
+                container.register(Service.self, name: serviceNames[index]) { _ in PlainService() }
             }
             blackHole(container)
         }
     }
 
+    /// A new dictionary container, 20 insertions by type and name, and 20 lookups and calls.
     static func startup() -> MeasuredLoop {
         return { benchmark in
             for _ in benchmark.scaledIterations {
                 let container = BaselineNamedContainer()
                 for name in serviceNames.prefix(20) {
-                    container.register(Service.self, name: name) { PlainService() }
+                    container.register(Service.self, name: name) { _ in PlainService() }
                 }
                 for name in serviceNames.prefix(20) {
                     blackHole(container.resolve(Service.self, name: name))
                 }
             }
         }
+    }
+
+    /// 01 in a dictionary of 10,001 entries.
+    static func resolveTransientAmongMany() -> MeasuredLoop {
+        let container = containerAmongMany()
+        check(container.resolve(Service.self) !== container.resolve(Service.self), "a new instance each time")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(container.resolve(Service.self))
+            }
+        }
+    }
+
+    /// 02 in a dictionary of 10,001 entries.
+    static func resolveContainerAmongMany() -> MeasuredLoop {
+        let container = containerAmongMany()
+        check(container.resolveCached(Service.self) === container.resolveCached(Service.self), "the cached instance")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(container.resolveCached(Service.self))
+            }
+        }
+    }
+
+    /// A container of the 10,000 filler types and `Service`, each filler checked to resolve.
+    private static func containerAmongMany() -> BaselineContainer {
+        struct Registration: FillerVisitor {
+            let container: BaselineContainer
+
+            func visit<Tag>(_ type: Filler<Tag>.Type) {
+                container.register(Filler<Tag>.self) { _ in Filler<Tag>() }
+            }
+        }
+        struct Resolution: FillerVisitor {
+            let container: BaselineContainer
+            var resolved = 0
+
+            mutating func visit<Tag>(_ type: Filler<Tag>.Type) {
+                if container.resolve(Filler<Tag>.self) != nil {
+                    resolved += 1
+                }
+            }
+        }
+        let container = BaselineContainer()
+        var registration = Registration(container: container)
+        visitFillerTypes(count: otherServiceTypeCount, &registration)
+        container.register(Service.self) { _ in PlainService() }
+        var resolution = Resolution(container: container)
+        visitFillerTypes(count: otherServiceTypeCount, &resolution)
+        check(resolution.resolved == otherServiceTypeCount, "\(otherServiceTypeCount) filler types registered")
+        return container
     }
 }

@@ -7,12 +7,21 @@
 // Every benchmark uses the scaling factor `.kilo`: one sample runs `benchmark.scaledIterations`, 1,000
 // operations, so a sample's nanoseconds and mallocs divided by 1,000 are per operation. compare.sh relies
 // on it: change `operations_per_sample` there too if you change it here.
+//
+// The app launch runs in a fourth suite too, "Direct", which has no container (see DirectSuite.swift);
+// compare.sh shows it in columns of its own.
 
 import Benchmark
+
+/// The app-launch scenario's name; "00" puts it first in the table.
+let appLaunchName =
+    "00 app launch (\(AppLaunch.assemblyCount) assemblies, \(AppLaunch.registrationCount) registrations, "
+    + "\(AppLaunch.objectCount) objects)"
 
 /// The scenarios, in the order of the table: the benchmark name and how to get its loop from a suite.
 var scenarios: [(name: String, loop: (any Suite.Type) -> MeasuredLoop)] {
     [
+        (appLaunchName, { $0.appLaunch() }),
         ("01 resolve .transient", { $0.resolveTransient() }),
         ("02 resolve .container (cached)", { $0.resolveContainer() }),
         ("03 resolve .graph", { $0.resolveGraph() }),
@@ -30,6 +39,8 @@ var scenarios: [(name: String, loop: (any Suite.Type) -> MeasuredLoop)] {
         ("15 synchronized .transient, 2 threads", { $0.synchronizedTransientTwoThreads() }),
         ("16 register 1,000 names (per registration)", { $0.registerThousand() }),
         ("17 new container + 20 registers + 20 resolves", { $0.startup() }),
+        ("20 resolve .transient among 10,000 registrations", { $0.resolveTransientAmongMany() }),
+        ("21 resolve .container among 10,000 registrations", { $0.resolveContainerAmongMany() }),
     ]
 }
 
@@ -70,16 +81,28 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // A launch takes up to a millisecond, so a sample of 1,000 up to a second: the launch benchmarks warm
+    // up once and take more time, for at least a few samples per suite.
+    let launchConfiguration = Benchmark.Configuration(warmupIterations: 1, maxDuration: .seconds(5))
+
     for scenario in scenarios {
         for suite in suites {
             Benchmark(
                 "\(scenario.name) / \(suite.name)",
+                configuration: scenario.name == appLaunchName ? launchConfiguration : Benchmark.defaultConfiguration,
                 closure: { benchmark, loop in loop(benchmark) },
                 // The suite builds its containers here, before warm-up and outside the measurement.
                 setup: { scenario.loop(suite) }
             )
         }
     }
+
+    Benchmark(
+        "\(appLaunchName) / \(DirectSuite.name)",
+        configuration: launchConfiguration,
+        closure: { benchmark, loop in loop(benchmark) },
+        setup: { DirectSuite.appLaunch() }
+    )
 
     for scenario in frontScenarios {
         for suite in frontSuites {

@@ -6,7 +6,8 @@ import Dispatch
 // Each scenario exists three times: in `KeystoneSuite`, in `SwinjectSuite` (the same code, line for
 // line, against the other library) and in `BaselineSuite` (hand-written dictionaries, the floor a
 // container cannot beat). `KeystoneBenchmarks.swift` turns every scenario of every suite into one
-// benchmark named "<scenario> / <suite>".
+// benchmark named "<scenario> / <suite>". The app launch also runs in `DirectSuite`, which has no
+// container at all.
 
 /// The measured loop of one benchmark, prepared by a suite: it captures a ready container and performs
 /// the scenario's operation once per `benchmark.scaledIterations` iteration.
@@ -20,6 +21,11 @@ typealias MeasuredLoop = (Benchmark) -> Void
 protocol Suite {
     /// The name after the slash in the benchmark names: "Keystone", "Swinject" or "Baseline".
     static var name: String { get }
+
+    /// 00. An app's launch; one operation is the whole of it: the container built from 10 assemblies of
+    /// 300 registrations in all (see AppLaunch/AppServices.swift), then ONE resolve of the root, whose
+    /// graph is about 150 objects (`AppLaunch.census`), and the release of all of it.
+    static func appLaunch() -> MeasuredLoop
 
     /// 01. A class with no dependencies, registered as a protocol, in `.transient` scope.
     static func resolveTransient() -> MeasuredLoop
@@ -55,7 +61,10 @@ protocol Suite {
     static func registerThousand() -> MeasuredLoop
     /// 17. A new container, 20 registrations and 20 resolves; one operation is the whole sequence.
     static func startup() -> MeasuredLoop
-
+    /// 20. 01 in a container that also holds 10,000 registrations of other service types.
+    static func resolveTransientAmongMany() -> MeasuredLoop
+    /// 21. 02 in a container that also holds 10,000 registrations of other service types.
+    static func resolveContainerAmongMany() -> MeasuredLoop
 }
 
 typealias AsyncMeasuredLoop = (Benchmark) async -> Void
@@ -132,6 +141,101 @@ final class FanRoot {
         return branches.1.leaf === leaf && branches.2.leaf === leaf && branches.3.leaf === leaf
             && branches.4.leaf === leaf
     }
+}
+
+// MARK: - Many service types
+
+/// How many registrations of other service types the growth scenarios (20 and 21) make besides the one
+/// they resolve.
+let otherServiceTypeCount = 10_000
+
+/// One class per `Tag`: the growth scenarios register `Filler<Tag>` for 10,000 different tags, so that
+/// every registration has a service type of its own without 10,000 declarations.
+final class Filler<Tag> {}
+
+/// The tags are binary numbers spelled as types, the highest digit outermost: `Bit1<Bit0<NoBits>>` is 0b10.
+/// 14 nested digits give 16,384 distinct types.
+enum NoBits {}
+enum Bit0<Higher> {}
+enum Bit1<Higher> {}
+
+/// What each suite does with every filler type: registers it, or resolves it to check.
+protocol FillerVisitor {
+    mutating func visit<Tag>(_ type: Filler<Tag>.Type)
+}
+
+/// Calls `visitor` with `count` distinct filler types, the same ones on every call.
+func visitFillerTypes(count: Int, _ visitor: inout some FillerVisitor) {
+    let digits = 14
+    precondition(count <= 1 << digits, "at most \(1 << digits) filler types")
+    for number in 0..<count {
+        visitFillerType(number: number, digits: digits, tag: NoBits.self, &visitor)
+    }
+}
+
+/// Adds `number`'s lowest digit to `tag` and recurses over the other digits. The type grows at each level,
+/// so it is built at run time, by the generic metadata the runtime instantiates.
+private func visitFillerType<Tag>(number: Int, digits: Int, tag: Tag.Type, _ visitor: inout some FillerVisitor) {
+    if digits == 0 {
+        visitor.visit(Filler<Tag>.self)
+    } else if number & 1 == 0 {
+        visitFillerType(number: number >> 1, digits: digits - 1, tag: Bit0<Tag>.self, &visitor)
+    } else {
+        visitFillerType(number: number >> 1, digits: digits - 1, tag: Bit1<Tag>.self, &visitor)
+    }
+}
+
+// MARK: - The app launch
+
+/// Every class of the app-launch scenario (generated in AppLaunch/AppServices.swift): it lists the
+/// objects it holds, so that a setup can count what a launch made.
+protocol AppObject: AnyObject {
+    var dependencies: [any AppObject] { get }
+}
+
+/// What a launch made: the distinct objects reachable from the root, and the references they hold. Two
+/// launches that share (or fail to share) different instances differ in the first count.
+struct AppCensus: Equatable, CustomStringConvertible {
+    var objects: Int
+    var references: Int
+
+    /// Counts the object graph under `root`.
+    init(of root: any AppObject) {
+        var seen: Set<ObjectIdentifier> = []
+        var pending: [any AppObject] = [root]
+        objects = 0
+        references = 0
+        while let object = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
+            let held = object.dependencies
+            objects += 1
+            references += held.count
+            pending += held
+        }
+    }
+
+    init(objects: Int, references: Int) {
+        self.objects = objects
+        self.references = references
+    }
+
+    var description: String {
+        "\(objects) objects holding \(references) references"
+    }
+}
+
+/// Checks one launch made by `launch`: the root's graph is the one the generator counted, and all of it is
+/// released once the launch's last reference (its container's, in most suites) is gone.
+func checkAppLaunch(_ suite: String, _ launch: () -> AppRoot?) {
+    weak var released: AppRoot?
+    do {
+        let root = launch()
+        let census = root.map(AppCensus.init(of:))
+        let made = census.map(String.init(describing:)) ?? "no root"
+        check(census == AppLaunch.census, "\(suite)'s launch made \(made), expected \(AppLaunch.census)")
+        released = root
+    }
+    check(released == nil, "\(suite)'s launch released with its container")
 }
 
 // MARK: - Helpers

@@ -13,6 +13,16 @@ import Swinject
 enum SwinjectSuite: Suite {
     static let name = "Swinject"
 
+    static func appLaunch() -> MeasuredLoop {
+        checkAppLaunch(name) { Assembler(appAssemblies()).resolver.resolve(AppRoot.self) }
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                let assembler = Assembler(appAssemblies())
+                blackHole(assembler.resolver.resolve(AppRoot.self))
+            }
+        }
+    }
+
     static func resolveTransient() -> MeasuredLoop {
         let container = Container()
         container.register(Service.self) { _ in PlainService() }.inObjectScope(.transient)
@@ -244,5 +254,59 @@ enum SwinjectSuite: Suite {
                 }
             }
         }
+    }
+
+    static func resolveTransientAmongMany() -> MeasuredLoop {
+        let container = Container()
+        var registration = FillerRegistration(container: container)
+        visitFillerTypes(count: otherServiceTypeCount, &registration)
+        container.register(Service.self) { _ in PlainService() }.inObjectScope(.transient)
+        checkFillers(in: container)
+        check(container.resolve(Service.self) !== container.resolve(Service.self), "a new instance each time")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(container.resolve(Service.self))
+            }
+        }
+    }
+
+    static func resolveContainerAmongMany() -> MeasuredLoop {
+        let container = Container()
+        var registration = FillerRegistration(container: container)
+        visitFillerTypes(count: otherServiceTypeCount, &registration)
+        container.register(Service.self) { _ in PlainService() }.inObjectScope(.container)
+        checkFillers(in: container)
+        check(container.resolve(Service.self) === container.resolve(Service.self), "the cached instance")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(container.resolve(Service.self))
+            }
+        }
+    }
+
+    /// Registers every filler type it visits.
+    struct FillerRegistration: FillerVisitor {
+        let container: Container
+
+        func visit<Tag>(_ type: Filler<Tag>.Type) {
+            container.register(Filler<Tag>.self) { _ in Filler<Tag>() }
+        }
+    }
+
+    /// Stops the run unless every filler type resolves from `container`.
+    static func checkFillers(in container: Container) {
+        struct Resolution: FillerVisitor {
+            let container: Container
+            var resolved = 0
+
+            mutating func visit<Tag>(_ type: Filler<Tag>.Type) {
+                if container.resolve(Filler<Tag>.self) != nil {
+                    resolved += 1
+                }
+            }
+        }
+        var resolution = Resolution(container: container)
+        visitFillerTypes(count: otherServiceTypeCount, &resolution)
+        check(resolution.resolved == otherServiceTypeCount, "\(otherServiceTypeCount) filler types registered")
     }
 }
