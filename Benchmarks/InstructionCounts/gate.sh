@@ -12,7 +12,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 budgets="$here/budget.tsv"
-scenarios=(transient container graph named argument three-arguments child great-grandchild chain fan-out failed
+scenarios=(transient container counted-container counted-typed graph named argument three-arguments child great-grandchild chain fan-out failed
     synchronized-container synchronized-transient register startup inject)
 
 swift build -c release --package-path "$here" > /dev/null

@@ -218,7 +218,7 @@ public actor DIActor {
     /// > to fix it.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
-        engine.resolve(type)
+        engine.resolveTypedOrNil(type)
     }
 
     /// Resolves `type` as a `Result` whose failure says why it cannot be resolved.
@@ -234,7 +234,7 @@ public actor DIActor {
     /// > cycle); report it rather than falling back silently.
     @inlinable
     public func resolveResult<T: Sendable>(_ type: T.Type) -> Result<T, DIError> {
-        engine.resolveResult(type)
+        Result { () throws(DIError) in try engine.resolveTyped(type) }
     }
 
     /// Resolves `type`, or throws why it cannot be resolved.
@@ -251,7 +251,7 @@ public actor DIActor {
     /// > reports it, since its message says how to fix the registration.
     @inlinable
     public func resolveThrows<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
-        try engine.resolveThrows(type)
+        try engine.resolveTyped(type)
     }
 
     // MARK: - Releasing

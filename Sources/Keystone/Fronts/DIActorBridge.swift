@@ -100,6 +100,6 @@ public enum DIActorBridge {
     /// > wait for another thread that calls it (the two would wait for each other); calling it from
     /// > the factory's own thread is fine.
     public static func resolveSync<T: Sendable>(_ type: T.Type) -> T? {
-        DIActor.shared.engine.resolve(type)
+        DIActor.shared.engine.resolveTypedOrNil(type)
     }
 }

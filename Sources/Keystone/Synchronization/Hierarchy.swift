@@ -64,12 +64,27 @@ final class Hierarchy: @unchecked Sendable {
         return try body()
     }
 
+    /// How resolves are observed right now.
+    @usableFromInline
+    enum Observation {
+        /// Not at all: only pending registrations called for attention.
+        case none
+        /// Counted for the status report.
+        case counting
+        /// Recorded by `verify()` or `dependencyGraph()`, which need the typed path.
+        case inspecting
+    }
+
     /// What a resolve does when ``needsAttention`` is set, before its lookup: publishes the registrations
-    /// that are whole, and returns whether the resolve is observed, and so must take the typed path.
+    /// that are whole, and says how the resolve is observed.
     @usableFromInline @inline(never)
-    func attend() -> Bool {
-        publishPending()
-        return withLock { isObserved }
+    func attend() -> Observation {
+        // Read as `needsAttention` is: by a thread that holds the lock, or the one an unsynchronized
+        // container is confined to; every write happens under the lock.
+        if hasPending {
+            publishPending()
+        }
+        return isInspecting ? .inspecting : countsResolutions ? .counting : .none
     }
 
     /// Marks the hierarchy as shared with other threads (``Container/synchronize()``).

@@ -50,6 +50,28 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
     }
 }
 
+extension SynchronizedResolver {
+    /// The typed resolve of a service that takes no arguments, for ``DIActor``: it skips the type-erased
+    /// attempt the `Resolver` overloads make first, which a container that counts its resolves (as an
+    /// actor's does, see ``Container/countsResolutions``) declines (`synchronized-container` counted:
+    /// 849 instructions through the overloads, 590 here).
+    @inlinable
+    func resolveTyped<Service>(_ type: Service.Type) throws(DIError) -> Service {
+        try resolveService(type, name: nil, arguments: (), argumentCount: 0)
+    }
+
+    /// ``resolveTyped(_:)`` in the `Optional` style: a failure is logged and becomes `nil`.
+    @inlinable
+    func resolveTypedOrNil<Service>(_ type: Service.Type) -> Service? {
+        do {
+            return try resolveTyped(type)
+        } catch {
+            Log.failure(error)
+            return nil
+        }
+    }
+}
+
 extension Container {
     /// Returns a thread-safe view of this container, to share with the threads and tasks that resolve.
     ///

@@ -43,6 +43,18 @@ case "container":
     let c = Container()
     c.register((any Service).self) { _ in Plain() }.inObjectScope(.container)
     repeatCount { sink(c.resolve((any Service).self)) }
+case "counted-container":
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }.inObjectScope(.container)
+    c.countsResolutions = true
+    repeatCount { sink(c.resolve((any Service).self)) }
+case "counted-typed":
+    // The path DIActor takes: a synchronized view, a typed resolve, a container that counts.
+    let c = Container()
+    c.register((any Service).self) { _ in Plain() }.inObjectScope(.container)
+    c.countsResolutions = true
+    let r = c.synchronize()
+    repeatCount { sink(try? r.resolveService((any Service).self, name: nil, arguments: (), argumentCount: 0)) }
 case "graph":
     let c = Container()
     c.register((any Service).self) { _ in Plain() }
