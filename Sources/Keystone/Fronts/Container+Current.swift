@@ -158,7 +158,9 @@ final class FrontContext: Sendable {
         try activated { () throws(DIError) in
             switch scope {
             case .global:
-                try resolver.resolveThrows(serviceType, name: name)
+                // The typed path: this code is not specialized for `Service`, and the erased attempt of
+                // the `Resolver` overloads costs more unspecialized (`inject` row: 4,752 to 3,944).
+                try resolver.resolveTyped(serviceType, name: name)
             case .unique:
                 try resolveNew(serviceType, name: name)
             }

@@ -59,8 +59,16 @@ final class Hierarchy: @unchecked Sendable {
     func withLockPublishing<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         lock.lock()
         defer { lock.unlock() }
-        publishPending()
-        defer { publishPending() }
+        // Checked here, under the lock, so that the common case takes the lock once (`inject` row: 4,969
+        // to 4,752 instructions).
+        if hasPending {
+            publishPending()
+        }
+        defer {
+            if hasPending {
+                publishPending()
+            }
+        }
         return try body()
     }
 

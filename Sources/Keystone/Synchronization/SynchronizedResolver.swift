@@ -51,13 +51,13 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
 }
 
 extension SynchronizedResolver {
-    /// The typed resolve of a service that takes no arguments, for ``DIActor``: it skips the type-erased
+    /// The typed resolve of a service that takes no arguments, for ``DIActor`` and the facades: it skips the type-erased
     /// attempt the `Resolver` overloads make first, which a container that counts its resolves (as an
     /// actor's does, see ``Container/countsResolutions``) declines (`synchronized-container` counted:
     /// 849 instructions through the overloads, 590 here).
     @inlinable
-    func resolveTyped<Service>(_ type: Service.Type) throws(DIError) -> Service {
-        try resolveService(type, name: nil, arguments: (), argumentCount: 0)
+    func resolveTyped<Service>(_ type: Service.Type, name: String? = nil) throws(DIError) -> Service {
+        try resolveService(type, name: name, arguments: (), argumentCount: 0)
     }
 
     /// ``resolveTyped(_:)`` in the `Optional` style: a failure is logged and becomes `nil`.
