@@ -99,7 +99,11 @@ extension Container: Resolver {
         let observation = prepareToResolve()
         let found = lookup(key)
         if observation != .inspecting, case .registered(let object, _) = found {
-            let entry = object as! ServiceEntry<Service>
+            // `.registered` comes only from a slot registered directly under `key`, whose service type is
+            // `Service`: the entry is a `ServiceEntry<Service>` (see ARCHITECTURE.md). Unchecked, the cast
+            // needs no generic metadata lookup where this code is not specialized (`inject` row: 3,958 to
+            // 3,608 instructions; `counted-typed` 592 to 555).
+            let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
             if observation == .counting {
                 entry.resolutionCount &+= 1
             }
