@@ -18,6 +18,16 @@ struct Screen {
     @Inject var service: Shared
 }
 
+/// The memory report's baseline: what a dictionary keyed by service type and name holds per registration.
+struct DictionaryKey: Hashable {
+    let type: ObjectIdentifier
+    let name: String
+}
+final class DictionaryEntry {
+    let make: () -> any Service
+    init(_ make: @escaping () -> any Service) { self.make = make }
+}
+
 /// Keeps a result alive until here, so that the optimizer cannot drop the work that made it.
 @inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -119,6 +129,14 @@ case "register":
         c.register((any Service).self, name: names[index]) { _ in Plain() }
     }
     sink(c)
+case "dictionary-register":
+    // Not gated: the memory report's baseline (see README), a dictionary entry and its closure per
+    // registration, keyed by service type and name.
+    var table: [DictionaryKey: DictionaryEntry] = [:]
+    for index in 0..<count {
+        table[DictionaryKey(type: ObjectIdentifier((any Service).self), name: names[index])] = DictionaryEntry { Plain() }
+    }
+    sink(table)
 case "startup":
     repeatCount {
         let c = Container()
