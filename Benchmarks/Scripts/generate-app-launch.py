@@ -307,15 +307,22 @@ def library_file(classes, library, other):
     lines.append("    static func appAssemblies() -> [any Assembly] {")
     lines += assembly_list()
     lines.append("    }")
-    for k, registrations in enumerate(assemblies(classes)):
-        lines.append("")
-        lines.append(f"    struct AppAssembly{k}: Assembly {{")
-        lines.append("        func assemble(container: Container) {")
-        lines += [registration_source(c, name, baseline=False) for c, name in registrations]
-        lines.append("        }")
-        lines.append("    }")
+    lines += assembly_structs(classes, "Assembly", "Container", baseline=False)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def assembly_structs(classes, protocol, container, baseline):
+    """The ten assemblies, each a struct conforming to `protocol` whose `assemble` registers its share."""
+    lines = []
+    for k, registrations in enumerate(assemblies(classes)):
+        lines.append("")
+        lines.append(f"    struct AppAssembly{k}: {protocol} {{")
+        lines.append(f"        func assemble(container: {container}) {{")
+        lines += [registration_source(c, name, baseline=baseline) for c, name in registrations]
+        lines.append("        }")
+        lines.append("    }")
+    return lines
 
 
 def baseline_file(classes):
@@ -328,13 +335,7 @@ def baseline_file(classes):
     lines.append("    static func appAssemblies() -> [any BaselineAssembly] {")
     lines += assembly_list()
     lines.append("    }")
-    for k, registrations in enumerate(assemblies(classes)):
-        lines.append("")
-        lines.append(f"    struct AppAssembly{k}: BaselineAssembly {{")
-        lines.append("        func assemble(container: BaselineLaunchContainer) {")
-        lines += [registration_source(c, name, baseline=True) for c, name in registrations]
-        lines.append("        }")
-        lines.append("    }")
+    lines += assembly_structs(classes, "BaselineAssembly", "BaselineLaunchContainer", baseline=True)
     lines.append("}")
     return "\n".join(lines) + "\n"
 
