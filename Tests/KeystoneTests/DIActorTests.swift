@@ -319,8 +319,8 @@ struct DIActorTests {
         #expect(widget?.contains("[transient]") == true)
         #expect(widget?.hasSuffix("resolved 3 times") == true)
         #expect(store?.contains("[container]") == true)
-        #expect(store?.hasSuffix("resolved 2 times, instance held") == true)
-        #expect(settings?.hasSuffix("resolved 0 times") == true)
+        #expect(store?.hasSuffix("resolved 2 times, shared, instance held") == true)
+        #expect(settings?.hasSuffix("resolved 0 times, shared") == true)
     }
 
     @Test("registeredCount and allRegisteredTypes follow registrations and releases")

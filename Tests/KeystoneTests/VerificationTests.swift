@@ -216,13 +216,13 @@ struct ObservationTests {
         #expect(child.resolve(AnyObject.self) === first)  // forwarded
         #expect(child.resolve(Lazy<Logger>.self)?.instance === first)  // through a wrapper
         #expect(parent.statusReport().contains("• Logger [container] registered "))
-        #expect(parent.statusReport().contains(", resolved 6 times, instance held"))
+        #expect(parent.statusReport().contains(", resolved 6 times, shared, instance held"))
 
         parent.countsResolutions = false
         _ = child.resolve(Logger.self)
         #expect(!parent.statusReport().contains("resolved"))
         child.countsResolutions = true
-        #expect(parent.statusReport().contains(", resolved 6 times, instance held"), "kept while off")
+        #expect(parent.statusReport().contains(", resolved 6 times, shared, instance held"), "kept while off")
     }
 
     @Test("verify() resolves from scratch copies, also through a container a factory captured")

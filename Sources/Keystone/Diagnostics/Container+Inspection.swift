@@ -39,11 +39,12 @@ extension Container {
     }
 
     /// A report of every registration of this container: its key, scope, when it was registered,
-    /// how often it was resolved, and whether an instance is held now.
+    /// how often it was resolved, whether it is shared (one instance for every resolve: `.container`), and
+    /// whether an instance is held now.
     ///
     /// ```text
     /// Container with 2 registrations (parent has 1):
-    /// • Animal named "cat" [container] registered 2026-11-21T10:30:00Z, resolved 15 times, instance held
+    /// • Animal named "cat" [container] registered 2026-11-21T10:30:00Z, resolved 15 times, shared, instance held
     /// • Database [graph] registered 2026-11-21T10:30:01Z, resolved 8 times
     /// ```
     ///
@@ -67,6 +68,9 @@ extension Container {
                 if hierarchy.countsResolutions {
                     let count = entry.resolutionCount
                     text += ", resolved \(count) \(count == 1 ? "time" : "times")"
+                }
+                if entry.keepsOneInstance {
+                    text += ", shared"
                 }
                 if entry.holdsInstance {
                     text += ", instance held"

@@ -15,7 +15,11 @@ extension Container {
     ///   (``DIError/notRegistered(key:path:candidates:)``, with the path that needed it), even where the
     ///   factory tolerated the `nil`;
     /// - every cycle (``DIError/circularDependency(path:)``), even where a factory tolerated the `nil`;
-    /// - every factory or `initCompleted` action that threw, and every other failure of a registration.
+    /// - every factory or `initCompleted` action that threw, and every other failure of a registration;
+    /// - every synchronous factory that depends on an async or main-actor registration
+    ///   (``DIError/asyncResolutionRequired(key:path:)``, ``DIError/mainActorRequired(key:path:)``), unless
+    ///   that dependency is `.container`-scoped without arguments, which ``warmUp()`` creates first. Async
+    ///   and main-actor registrations themselves are not run, and are not problems.
     ///
     /// The container's cached instances are neither read nor replaced: for the duration of the call,
     /// this container and its ancestors resolve from scratch copies of their registrations, which hold
@@ -94,7 +98,9 @@ extension Container {
                     container.table.exchangeContents(with: table)
                 }
             }
-            for (key, slot) in visibleRegistrations() where !slot.isForwarded {
+            // Async and main-actor registrations are not problems in themselves and cannot run here; a
+            // synchronous factory that needs one is reported where it asks (`ResolutionState.abandon`).
+            for (key, slot) in visibleRegistrations() where !slot.isForwarded && slot.entry.isolation == nil {
                 if key.takesArguments {
                     guard let sample = samples.resolves[key] else { continue }
                     inspection.noteEdge(from: nil, to: key, scope: slot.entry.objectScopeName)

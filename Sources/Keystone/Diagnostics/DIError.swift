@@ -47,12 +47,30 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// `Registry.performStartup()` without a root module. `message` says what happened and how to fix it.
     case invalidUsage(message: String)
 
+    /// A synchronous resolve reached `key`, whose factory is asynchronous (`registerAsync`), and no
+    /// instance of it exists yet. `path` lists the resolutions in flight that led to `key`.
+    ///
+    /// Resolve it with `resolveAsync`, or create the `.container` instances once at launch with
+    /// ``Container/warmUp()``: from then on a synchronous resolve returns the instance.
+    case asyncResolutionRequired(key: ServiceKey, path: [ServiceKey])
+
+    /// A synchronous resolve off the main actor reached `key`, whose factory must run on the main actor
+    /// (`register(_:name:mainActorFactory:)`), and no instance of it exists yet. `path` lists the
+    /// resolutions in flight that led to `key`.
+    ///
+    /// Resolve it on the main actor, or with `resolveAsync`, which runs the factory there.
+    case mainActorRequired(key: ServiceKey, path: [ServiceKey])
+
+    /// Disposal handlers threw: every handler ran, and these are their errors, each a
+    /// ``factoryFailed(key:path:underlying:)`` naming the registration whose instance was disposed.
+    case disposalFailed([DIError])
+
     /// The key the failure is about: the missing key, the first key of a cycle, or the key whose
     /// factory failed. `nil` for ``invalidUsage(message:)``.
     public var key: ServiceKey? {
         switch self {
         case .notRegistered(let key, _, _), .factoryFailed(let key, _, _), .typeMismatch(let key, _),
-            .containerDeallocated(let key):
+            .containerDeallocated(let key), .asyncResolutionRequired(let key, _), .mainActorRequired(let key, _):
             key
         case .circularDependency(let path):
             path.first
@@ -60,6 +78,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
             path.last
         case .invalidUsage:
             nil
+        case .disposalFailed(let errors):
+            errors.first?.key
         }
     }
 
@@ -109,6 +129,25 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "Fix: keep the container alive as long as the objects that hold its Lazy and Provider values."
         case .invalidUsage(let message):
             return message
+        case .asyncResolutionRequired(let key, let path):
+            var text = "\(key) is created by an async factory, and no instance exists yet for a synchronous resolve."
+            if !path.isEmpty {
+                text += "\nNeeded by: \(Self.render(path + [key]))."
+            }
+            return text
+                + "\nFix: resolve it with try await resolver.resolveAsync(\(key.serviceType).self), or make it .container-scoped "
+                + "and call try await container.warmUp() at launch, after which synchronous resolves return it."
+        case .mainActorRequired(let key, let path):
+            var text = "\(key) is created by a main-actor factory, and this synchronous resolve is not on the main actor."
+            if !path.isEmpty {
+                text += "\nNeeded by: \(Self.render(path + [key]))."
+            }
+            return text
+                + "\nFix: resolve it on the main actor, or with try await resolver.resolveAsync(\(key.serviceType).self), "
+                + "which runs the factory there; a .container instance created once is then returned anywhere."
+        case .disposalFailed(let errors):
+            return "\(errors.count) disposal handler(s) threw; every handler ran and every instance was dropped:\n"
+                + errors.map { "- \($0)" }.joined(separator: "\n")
         }
     }
 
@@ -130,6 +169,11 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
             lk == rk
         case (.invalidUsage(let lm), .invalidUsage(let rm)):
             lm == rm
+        case (.asyncResolutionRequired(let lk, let lp), .asyncResolutionRequired(let rk, let rp)),
+            (.mainActorRequired(let lk, let lp), .mainActorRequired(let rk, let rp)):
+            lk == rk && lp == rp
+        case (.disposalFailed(let l), .disposalFailed(let r)):
+            l == r
         default:
             false
         }

@@ -212,11 +212,32 @@ final class ResolutionState {
         let failure: DIError
         if let error = error as? DIError {
             failure = error
+        } else if let required = error as? IsolationRequired {
+            failure = isolationFailure(required, key: key)
         } else {
             failure = .factoryFailed(key: key, path: frames.dropLast().map(\.key), underlying: error)
             inspection?.note(failure)
         }
         pop()
+        return failure
+    }
+
+    /// The error for a synchronous resolve that reached an async or main-actor factory it cannot run,
+    /// with the path that led to `key`. While inspecting, it is a problem unless `warmUp()` satisfies it.
+    private func isolationFailure(_ required: IsolationRequired, key: ServiceKey) -> DIError {
+        let path = Array(frames.dropLast().map(\.key))
+        let failure: DIError =
+            switch required.isolation {
+            case .async: .asyncResolutionRequired(key: key, path: path)
+            case .mainActor: .mainActorRequired(key: key, path: path)
+            }
+        if let inspection {
+            if required.warmUpSatisfies {
+                inspection.excuse(failure)
+            } else {
+                inspection.note(failure)
+            }
+        }
         return failure
     }
 

@@ -443,9 +443,10 @@ struct ResolverReference {
 }
 
 /// A factory that takes runtime arguments, boxed so that an entry can hold it without knowing the
-/// argument types and get it back without a dynamic cast.
+/// argument types and get it back without a dynamic cast. Not final: the boxes of async and main-actor
+/// factories (`IsolatedFactory.swift`) extend it with the factory the synchronous `body` stands in for.
 @usableFromInline
-final class ArgumentFactory<Service, Arguments> {
+class ArgumentFactory<Service, Arguments> {
     @usableFromInline let body: (any Resolver, Arguments) throws -> Service
 
     @usableFromInline

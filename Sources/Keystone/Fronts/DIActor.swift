@@ -203,7 +203,50 @@ public actor DIActor {
         releaseHandler(for: add(type, scope: .container, factory: factory))
     }
 
+    /// Registers an async factory for `type`, which ``resolveAsync(_:)`` runs.
+    ///
+    /// ```swift
+    /// await DIActor.shared.registerAsync(RemoteConfig.self, scope: .container) {
+    ///     try await RemoteConfig.fetch()
+    /// }
+    /// let config = try await DIActor.shared.resolveAsync(RemoteConfig.self)
+    /// ```
+    ///
+    /// It is an ordinary async registration of the container (``Container/registerAsync(_:name:factory:)``):
+    /// with `.container`, concurrent first resolves run the factory once and share the instance.
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve the instances as.
+    ///   - scope: How long an instance is shared: `.transient` (the default) makes one per resolve,
+    ///     `.container` one for every resolve.
+    ///   - factory: Makes an instance, asynchronously.
+    /// - Returns: A handler that removes this registration, as ``register(_:factory:)``'s does.
+    @discardableResult
+    public func registerAsync<T: Sendable>(
+        _ type: T.Type,
+        scope: ObjectScope = .transient,
+        factory: @escaping @Sendable () async throws -> T
+    ) -> @Sendable () async -> Void {
+        let container = container
+        let entry = container.withHierarchyLock {
+            container.registerAsync(type) { _ in try await factory() }.inObjectScope(scope)
+        }
+        return releaseHandler(for: DIActorRegistration(entry))
+    }
+
     // MARK: - Resolving
+
+    /// Resolves `type`, running its factory asynchronously if it was registered with
+    /// ``registerAsync(_:scope:factory:)``; synchronous registrations resolve as ``resolveThrows(_:)``.
+    ///
+    /// ```swift
+    /// let config = try await DIActor.shared.resolveAsync(RemoteConfig.self)
+    /// ```
+    ///
+    /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    public func resolveAsync<T: Sendable>(_ type: T.Type) async throws(DIError) -> T {
+        try await engine.resolveAsync(type)
+    }
 
     /// Resolves `type`, or returns `nil` if it cannot be resolved.
     ///

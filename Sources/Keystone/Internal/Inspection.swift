@@ -7,6 +7,17 @@ final class Inspection {
     private(set) var nodes: [ServiceKey: DependencyGraph.Node] = [:]
     private(set) var edges: [DependencyGraph.Edge] = []
     private var edgeSet: Set<DependencyGraph.Edge> = []
+    /// Failures that are not problems: a synchronous resolve of an async or main-actor `.container`
+    /// registration without arguments, which `warmUp()` creates first. Noted where they are thrown, so
+    /// that the same error reaching a root resolve is not reported there either.
+    private var excused: [DIError] = []
+
+    /// Records that `failure` is not a problem, wherever it is reported next.
+    func excuse(_ failure: DIError) {
+        if !excused.contains(failure) {
+            excused.append(failure)
+        }
+    }
 
     /// What makes two reports the same problem, so that a problem met from several roots is listed once.
     private enum ProblemIdentity: Hashable {
@@ -19,6 +30,7 @@ final class Inspection {
     /// Records a problem. A missing dependency is one problem per requester, reported with the longest
     /// path that led to it; a cycle is one problem whichever of its keys it was entered from.
     func note(_ problem: DIError) {
+        guard !excused.contains(problem) else { return }
         let identity: ProblemIdentity
         switch problem {
         case .notRegistered(let key, let path, _):
@@ -69,7 +81,7 @@ extension DIError {
     fileprivate var pathLength: Int {
         switch self {
         case .notRegistered(_, let path, _), .factoryFailed(_, let path, _), .circularDependency(let path),
-            .depthLimitExceeded(let path, _):
+            .depthLimitExceeded(let path, _), .asyncResolutionRequired(_, let path), .mainActorRequired(_, let path):
             path.count
         default:
             0

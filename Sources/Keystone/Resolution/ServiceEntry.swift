@@ -238,6 +238,18 @@ protocol AnyServiceEntry: AnyObject {
     /// A copy with the same key, factory, scope, actions and front record, that holds no instance: what
     /// `verify()` and `dependencyGraph()` resolve instead of the entry.
     func scratchCopy() -> any AnyServiceEntry
+    /// Where the factory must run, for an async or main-actor registration; `nil` for a synchronous one.
+    var isolation: FactoryIsolation? { get }
+    /// Whether the scope is `.container`-kind: one instance for the registration.
+    var keepsOneInstance: Bool { get }
+    /// Resolves this entry, found under `key` (forwarded, or with its type erased), asynchronously.
+    nonisolated(nonsending)
+    func resolveAsyncErased<Arguments>(
+        as key: ServiceKey,
+        arguments: Arguments,
+        in container: Container,
+        context: AsyncResolution
+    ) async throws(DIError) -> Handoff<Any>
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
     /// Resolves this entry for a key forwarded to it, as `Any`.
@@ -264,6 +276,16 @@ extension ServiceEntry: AnyServiceEntry {
         case .graph: graphInstance != nil
         case .custom: storage?.instance != nil
         }
+    }
+
+    @usableFromInline
+    var isolation: FactoryIsolation? {
+        (argumentFactory as? any IsolatedFactory)?.isolation
+    }
+
+    @usableFromInline
+    var keepsOneInstance: Bool {
+        kind == .container
     }
 
     @usableFromInline
@@ -309,6 +331,18 @@ extension ServiceEntry: AnyServiceEntry {
 
     @usableFromInline
     func scratchCopy() -> any AnyServiceEntry {
+        var plainFactory = plainFactory
+        var argumentFactory = argumentFactory
+        if let isolated = argumentFactory as? any IsolatedFactory {
+            // Inspection never runs an async or main-actor factory: a synchronous resolve of one is
+            // reported, unless `warmUp()` creates it first.
+            let standIn = isolated.inspectionCopy(warmUpSatisfies: kind == .container && !key.takesArguments)
+            argumentFactory = standIn
+            if !key.takesArguments {
+                let box = standIn as! ArgumentFactory<Service, Void>
+                plainFactory = { resolver in try box.body(resolver, ()) }
+            }
+        }
         let copy = ServiceEntry(
             key: key,
             scope: objectScope,

@@ -137,14 +137,14 @@ struct MigratingFromSwinjectArticleTests {
 
         let report = container.statusReport()
         // Container with 1 registration:
-        // • Animal named "cat" [container] registered 2026-01-12T09:30:00Z, resolved 1 time, instance held
+        // • Animal named "cat" [container] registered 2026-01-12T09:30:00Z, resolved 1 time, shared, instance held
 
         #expect(cat != nil)
         let lines = report.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         #expect(lines.first == "Container with 1 registration:")
         #expect(lines.last?.hasPrefix(#"• Animal named "cat" [container] registered "#) == true)
-        #expect(lines.last?.hasSuffix(", resolved 1 time, instance held") == true)
+        #expect(lines.last?.hasSuffix(", resolved 1 time, shared, instance held") == true)
         #expect(container.registeredCount() == 1)
         #expect(container.allRegisteredTypes() == [#"Animal named "cat""#])
     }
