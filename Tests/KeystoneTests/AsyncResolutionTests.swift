@@ -154,7 +154,9 @@ struct AsyncResolutionTests {
     @Test func anErrorAFactoryThrowsIsWrappedAndADIErrorIsPassedOn() async {
         let container = Container()
         container.registerAsync(Part.self) { _ in throw Boom() }
-        container.registerAsync(Repository.self) { r in Repository(connection: try await r.resolveAsync(Connection.self)) }
+        container.registerAsync(Repository.self) { r in
+            Repository(connection: try await r.resolveAsync(Connection.self))
+        }
         do {
             _ = try await container.resolveAsync(Part.self)
             Issue.record("expected a failure")
@@ -308,7 +310,13 @@ struct AsyncResolutionTests {
             _ = try await container.resolveAsync(Part.self)
             Issue.record("expected a cycle")
         } catch {
-            #expect(error == .circularDependency(path: [ServiceKey(serviceType: Part.self), ServiceKey(serviceType: Holder.self), ServiceKey(serviceType: Part.self)]))
+            #expect(
+                error
+                    == .circularDependency(path: [
+                        ServiceKey(serviceType: Part.self), ServiceKey(serviceType: Holder.self),
+                        ServiceKey(serviceType: Part.self),
+                    ])
+            )
         }
         // Detected when the looping request is made, with no timeout involved: milliseconds when run alone;
         // the bound leaves room for a loaded machine, and still tells a hang apart.
@@ -384,7 +392,11 @@ struct AsyncResolutionTests {
                 Issue.record("expected a cycle, got \(String(describing: error))")
                 continue
             }
-            #expect(Set(path.map { ObjectIdentifier($0.serviceType) }) == [ObjectIdentifier(Part.self), ObjectIdentifier(Holder.self)])
+            #expect(
+                Set(path.map { ObjectIdentifier($0.serviceType) }) == [
+                    ObjectIdentifier(Part.self), ObjectIdentifier(Holder.self),
+                ]
+            )
         }
     }
 
@@ -399,11 +411,15 @@ struct AsyncResolutionTests {
             try container.resolveThrows(Connection.self)
         }
         #expect(
-            throws: DIError.asyncResolutionRequired(key: ServiceKey(serviceType: Connection.self), path: [ServiceKey(serviceType: Repository.self)])
+            throws: DIError.asyncResolutionRequired(
+                key: ServiceKey(serviceType: Connection.self),
+                path: [ServiceKey(serviceType: Repository.self)]
+            )
         ) {
             try container.resolveThrows(Repository.self)
         }
-        let description = DIError.asyncResolutionRequired(key: ServiceKey(serviceType: Connection.self), path: []).description
+        let description = DIError.asyncResolutionRequired(key: ServiceKey(serviceType: Connection.self), path: [])
+            .description
         #expect(description.contains("resolveAsync") && description.contains("warmUp()"))
         let made = try await container.resolveAsync(Connection.self)
         #expect(container.resolve(Connection.self) === made)
@@ -470,14 +486,78 @@ struct AsyncResolutionTests {
         container.register(Holder.self) { r in Holder(part: try r.resolveThrows(Part.self)) }
         let problems = container.verify()
         #expect(
-            problems == [.asyncResolutionRequired(key: ServiceKey(serviceType: Connection.self), path: [ServiceKey(serviceType: Repository.self)])]
+            problems == [
+                .asyncResolutionRequired(
+                    key: ServiceKey(serviceType: Connection.self),
+                    path: [ServiceKey(serviceType: Repository.self)]
+                )
+            ]
         )
     }
 
     @Test func asyncRegistrationsAloneAreNotProblems() {
         let container = Container()
         container.registerAsync(Connection.self) { _ in Connection(serial: 1) }
-        container.registerAsync(Repository.self) { r in Repository(connection: try await r.resolveAsync(Connection.self)) }
+        container.registerAsync(Repository.self) { r in
+            Repository(connection: try await r.resolveAsync(Connection.self))
+        }
         #expect(container.verify() == [])
+    }
+}
+
+private protocol Greeter: Sendable {
+    func greet() -> String
+}
+
+private struct EnglishGreeter: Greeter {
+    func greet() -> String { "hello" }
+}
+
+private final class RemoteConfig: Sendable {
+    let flags: [String]
+    init(flags: [String]) { self.flags = flags }
+}
+
+@Suite("Async factories through the actor front")
+struct AsyncActorFrontTests {
+    @Test func bootstrapConfiguresTheDefaultContainerThatDIActorSharedFronts() async {
+        // The actor guide's closing example: the default container, configured once, seen by the actor.
+        await Container.bootstrap { container in
+            container.register(Greeter.self) { EnglishGreeter() }
+        }
+        let greeter = await DIActor.shared.resolve(Greeter.self)
+        #expect(greeter?.greet() == "hello")
+        let viaFacade: (any Greeter)? = DependencyRegistry.optional()
+        #expect(viaFacade?.greet() == "hello")
+    }
+
+    @Test func anActorRegistersAsyncFactoriesAndResolvesThemAsynchronously() async throws {
+        let actor = DIActor()
+        let runs = Counter()
+        let release = await actor.registerAsync(RemoteConfig.self, scope: .container) {
+            runs.increment()
+            try await Task.sleep(nanoseconds: 5_000_000)
+            return RemoteConfig(flags: ["fast-launch"])
+        }
+        async let first = actor.resolveAsync(RemoteConfig.self)
+        async let second = actor.resolveAsync(RemoteConfig.self)
+        let (a, b) = try await (first, second)
+        #expect(a === b)
+        #expect(a.flags == ["fast-launch"])
+        #expect(runs.count == 1)
+        // The synchronous resolve finds the instance now; before, it explained the async registration.
+        #expect(await actor.resolve(RemoteConfig.self) === a)
+        #expect(await actor.statusReport().contains("RemoteConfig [container]"))
+        await release()
+        #expect(await actor.resolve(RemoteConfig.self) == nil)
+    }
+
+    @Test func aSyncActorResolveOfAnAsyncRegistrationSaysToResolveAsynchronously() async {
+        let actor = DIActor()
+        await actor.registerAsync(RemoteConfig.self) { RemoteConfig(flags: []) }
+        let result = await actor.resolveResult(RemoteConfig.self)
+        #expect(throws: DIError.asyncResolutionRequired(key: ServiceKey(serviceType: RemoteConfig.self), path: [])) {
+            try result.get()
+        }
     }
 }

@@ -26,10 +26,13 @@ struct MainActorFactoryTests {
     func onTheMainActorEveryResolveRunsTheFactoryInPlace() async throws {
         let container = Container()
         let runs = Counter()
-        container.register(ScreenModel.self, mainActorFactory: { _ in
-            madeOnTheMainActor(runs)
-            return ScreenModel(title: "Home")
-        })
+        container.register(
+            ScreenModel.self,
+            mainActorFactory: { _ in
+                madeOnTheMainActor(runs)
+                return ScreenModel(title: "Home")
+            }
+        )
         #expect(container.resolve(ScreenModel.self)?.title == "Home")
         #expect(try await container.resolveAsync(ScreenModel.self).title == "Home")
         #expect(runs.count == 2)
@@ -38,10 +41,13 @@ struct MainActorFactoryTests {
     @Test func aDetachedTasksResolveAsyncRunsTheFactoryOnTheMainActor() async throws {
         let container = Container()
         let runs = Counter()
-        container.register(ScreenModel.self, mainActorFactory: { _ in
-            madeOnTheMainActor(runs)
-            return ScreenModel(title: "Detail")
-        })
+        container.register(
+            ScreenModel.self,
+            mainActorFactory: { _ in
+                madeOnTheMainActor(runs)
+                return ScreenModel(title: "Detail")
+            }
+        )
         let resolver = container.synchronize()
         let ran = try await Task.detached { () throws(DIError) -> Bool in
             _ = try await resolver.resolveAsync(ScreenModel.self)
@@ -54,9 +60,12 @@ struct MainActorFactoryTests {
     @Test func mainActorFactoriesTakeArguments() async throws {
         let container = Container()
         container.register(ScreenModel.self, mainActorFactory: { (_, title: String) in ScreenModel(title: title) })
-        container.register(ScreenModel.self, mainActorFactory: { (_, title: String, count: Int) in
-            ScreenModel(title: String(repeating: title, count: count))
-        })
+        container.register(
+            ScreenModel.self,
+            mainActorFactory: { (_, title: String, count: Int) in
+                ScreenModel(title: String(repeating: title, count: count))
+            }
+        )
         let resolver = container.synchronize()
         let titles = try await Task.detached { () throws(DIError) -> [String] in
             let one = try await resolver.resolveAsync(ScreenModel.self, argument: "A")
@@ -98,7 +107,10 @@ struct MainActorFactoryTests {
         }
         #expect(
             container.verify() == [
-                .mainActorRequired(key: ServiceKey(serviceType: ScreenModel.self), path: [ServiceKey(serviceType: String.self)])
+                .mainActorRequired(
+                    key: ServiceKey(serviceType: ScreenModel.self),
+                    path: [ServiceKey(serviceType: String.self)]
+                )
             ]
         )
     }

@@ -120,6 +120,32 @@ public final class Container {
         )
     }
 
+    /// Registers how to make `serviceType` with a factory that needs no resolver, as in the actor front's
+    /// style: `container.register(Clock.self) { SystemClock() }`.
+    ///
+    /// ```swift
+    /// await Container.bootstrap { container in
+    ///     container.register(UserService.self) { UserServiceImpl() }
+    /// }
+    /// ```
+    ///
+    /// It is the same registration as `register(serviceType, name: name) { _ in try factory() }`.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to resolve the registration as, usually a protocol.
+    ///   - name: A name that tells apart registrations of the same service type.
+    ///   - factory: Makes an instance.
+    /// - Returns: The registration, to configure its scope, `initCompleted` actions and forwarded types.
+    @inlinable
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        factory: @escaping () throws -> Service
+    ) -> ServiceEntry<Service> {
+        register(serviceType, name: name) { (_: any Resolver) throws -> Service in try factory() }
+    }
+
     /// Registers a factory that takes runtime arguments; the overloads of `register` with arguments
     /// call it with the arguments packed into one tuple, and their count.
     @inlinable

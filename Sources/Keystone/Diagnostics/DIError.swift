@@ -138,7 +138,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "\nFix: resolve it with try await resolver.resolveAsync(\(key.serviceType).self), or make it .container-scoped "
                 + "and call try await container.warmUp() at launch, after which synchronous resolves return it."
         case .mainActorRequired(let key, let path):
-            var text = "\(key) is created by a main-actor factory, and this synchronous resolve is not on the main actor."
+            var text =
+                "\(key) is created by a main-actor factory, and this synchronous resolve is not on the main actor."
             if !path.isEmpty {
                 text += "\nNeeded by: \(Self.render(path + [key]))."
             }

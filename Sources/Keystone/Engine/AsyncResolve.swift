@@ -15,8 +15,9 @@ import Foundation
 /// (`SingleFlight.waitingOn`), found when the edge that would close it is about to be added.
 extension Container {
     /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload.
-    nonisolated(nonsending)
-    func resolveAsync<Service, Arguments>(_ key: ServiceKey, arguments: Arguments) async throws(DIError) -> Service {
+    nonisolated(nonsending) func resolveAsync<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
+        async throws(DIError) -> Service
+    {
         if let context = AsyncResolution.current {
             return try await resolveAsync(key, arguments: arguments, in: context)
         }
@@ -27,8 +28,7 @@ extension Container {
     }
 
     /// Resolves `key` in the asynchronous resolution `context`.
-    nonisolated(nonsending)
-    func resolveAsync<Service, Arguments>(
+    nonisolated(nonsending) func resolveAsync<Service, Arguments>(
         _ key: ServiceKey,
         arguments: Arguments,
         in context: AsyncResolution
@@ -38,9 +38,7 @@ extension Container {
             let found = lookup(key)
             switch found {
             case .registered(let object, _):
-                let entry = object as! ServiceEntry<Service>
-                noteResolution(of: entry, as: key)
-                return try plan(entry, as: key, arguments: arguments, in: context)
+                return try plan(object as! ServiceEntry<Service>, as: key, arguments: arguments, in: context)
             case .forwarded:
                 if let slot = slot(for: key), slot.entry.isolation != nil {
                     return .forwarded(Handoff(slot.entry))
@@ -81,19 +79,20 @@ extension Container {
         arguments: Arguments,
         in context: AsyncResolution
     ) throws(DIError) -> AsyncPlan<Service> {
-        guard let isolation = entry.isolation else {
+        // The synchronous engine counts and records what it serves; this function only what it serves itself.
+        switch entry.isolation {
+        case nil:
             return .done(Handoff(try resolveInGraph(key, arguments: arguments, in: context)))
-        }
-        if entry.kind == .container, let instance = entry.instance {
-            return .done(Handoff(instance))
-        }
-        switch isolation {
         case .mainActor:
-            if MainActorCheck.isCurrent {
+            if MainActorCheck.isCurrent || entry.kind == .container && entry.instance != nil {
                 return .done(Handoff(try resolveInGraph(key, arguments: arguments, in: context)))
             }
             return .onMainActor
         case .async:
+            noteResolution(of: entry, as: key)
+            if entry.kind == .container, let instance = entry.instance {
+                return .done(Handoff(instance))
+            }
             try context.checkCycle(entry, as: key, arguments: arguments)
             if entry.kind == .container {
                 return .wait(try flight(for: entry, as: key, arguments: arguments, in: context))
@@ -122,8 +121,7 @@ extension Container {
     }
 
     /// Runs the synchronous resolve of a main-actor registration on the main actor.
-    nonisolated(nonsending)
-    private func resolveOnMainActor<Service, Arguments>(
+    nonisolated(nonsending) private func resolveOnMainActor<Service, Arguments>(
         _ key: ServiceKey,
         arguments: Arguments,
         in context: AsyncResolution
@@ -190,8 +188,8 @@ extension Container {
     }
 
     /// Waits for `flight`; a cancellation of the waiting task ends the wait at once.
-    nonisolated(nonsending)
-    private func wait(for flight: SingleFlight, key: ServiceKey, in context: AsyncResolution) async throws(DIError)
+    nonisolated(nonsending) private func wait(for flight: SingleFlight, key: ServiceKey, in context: AsyncResolution)
+        async throws(DIError)
         -> Handoff<Any>
     {
         defer {
@@ -226,8 +224,7 @@ extension Container {
     /// ```
     ///
     /// - Throws: The first ``DIError`` met; the instances created before it are kept.
-    nonisolated(nonsending)
-    public func warmUp() async throws(DIError) {
+    nonisolated(nonsending) public func warmUp() async throws(DIError) {
         let entries = hierarchy.withLock { () -> [(ServiceKey, Handoff<any AnyServiceEntry>)] in
             if hierarchy.hasPending {
                 hierarchy.publishPending()
@@ -250,7 +247,11 @@ extension Container {
                 }
                 container = current.parent
             }
-            let byRegistration = { (a: (ServiceKey, Handoff<any AnyServiceEntry>, Date), b: (ServiceKey, Handoff<any AnyServiceEntry>, Date)) in
+            let byRegistration = {
+                (
+                    a: (ServiceKey, Handoff<any AnyServiceEntry>, Date),
+                    b: (ServiceKey, Handoff<any AnyServiceEntry>, Date)
+                ) in
                 a.2 < b.2
             }
             return (isolated.sorted(by: byRegistration) + plain.sorted(by: byRegistration)).map { ($0.0, $0.1) }
@@ -280,8 +281,7 @@ enum AsyncPlan<Service> {
 extension ServiceEntry {
     /// Resolves this entry asynchronously for a key forwarded to it, or for `warmUp()`.
     @usableFromInline
-    nonisolated(nonsending)
-    func resolveAsyncErased<Arguments>(
+    nonisolated(nonsending) func resolveAsyncErased<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
@@ -293,8 +293,7 @@ extension ServiceEntry {
     }
 
     /// Runs the async factory and stores the instance in the scope, for a resolve of `key`.
-    nonisolated(nonsending)
-    func createAsync<Arguments>(
+    nonisolated(nonsending) func createAsync<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
@@ -310,8 +309,7 @@ extension ServiceEntry {
 
     /// Runs the async factory with `context` (whose path ends with this entry) current, then, under the
     /// lock, stores the instance in its scope and runs the `initCompleted` actions.
-    nonisolated(nonsending)
-    func create<Arguments>(
+    nonisolated(nonsending) func create<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
@@ -492,8 +490,7 @@ final class SingleFlight: Sendable {
     }
 
     /// Waits for the outcome; throws `CancellationError` as soon as the waiting task is cancelled.
-    nonisolated(nonsending)
-    func wait() async throws -> Handoff<Any> {
+    nonisolated(nonsending) func wait() async throws -> Handoff<Any> {
         let waiter = state.withLock { state in
             state.lastWaiter += 1
             return state.lastWaiter
@@ -555,12 +552,12 @@ final class SingleFlight: Sendable {
         }
     }
 
-    /// The creations from this one to `target` along wait edges, this one first, if `target` is reached:
-    /// `target` waiting for this one would close a loop that never ends. The caller holds the hierarchy's
-    /// lock.
+    /// The creations from this one to `target` along wait edges, this one first and `target` left out, if
+    /// `target` is reached (empty when this one is `target`): `target` waiting for this one would close a
+    /// loop that never ends. The caller holds the hierarchy's lock.
     func pathOfWaits(to target: SingleFlight) -> [SingleFlight]? {
         if self === target {
-            return [self]
+            return []
         }
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
         var stack: [[SingleFlight]] = [[self]]

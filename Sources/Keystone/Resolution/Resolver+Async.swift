@@ -28,8 +28,7 @@ extension AsyncGraphResolver: AsyncResolving {
 }
 
 /// `resolveAsync` through any resolver: Keystone's own resolve asynchronously, others synchronously.
-nonisolated(nonsending)
-func resolveAsync<R: Resolver, Service, Arguments>(
+nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     _ resolver: R,
     _ serviceType: Service.Type,
     name: String?,
@@ -70,8 +69,8 @@ extension Resolver {
     /// - Throws: A ``DIError``: ``DIError/circularDependency(path:)`` for a cycle through async factories
     ///   (never a hang), ``DIError/factoryFailed(key:path:underlying:)`` for an error a factory threw, a
     ///   cancelled wait included.
-    nonisolated(nonsending)
-    public func resolveAsync<Service>(_ serviceType: Service.Type, name: String? = nil) async throws(DIError)
+    nonisolated(nonsending) public func resolveAsync<Service>(_ serviceType: Service.Type, name: String? = nil)
+        async throws(DIError)
         -> Service
     {
         try await Keystone.resolveAsync(self, serviceType, name: name, arguments: (), argumentCount: 0)
@@ -91,8 +90,7 @@ extension Resolver {
     ///   - arg1: The argument; its static type must be the registered one exactly.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
-    nonisolated(nonsending)
-    public func resolveAsync<Service, Arg1>(
+    nonisolated(nonsending) public func resolveAsync<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
         _ staticTypes: _StaticArgumentTypes<Arg1>? = nil,
@@ -116,8 +114,7 @@ extension Resolver {
     ///   - arg2: The second argument.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
-    nonisolated(nonsending)
-    public func resolveAsync<Service, Arg1, Arg2>(
+    nonisolated(nonsending) public func resolveAsync<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
         _ staticTypes: _StaticArgumentTypes<(Arg1, Arg2)>? = nil,
@@ -143,8 +140,7 @@ extension Resolver {
     ///   - arg3: The third argument.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
-    nonisolated(nonsending)
-    public func resolveAsync<Service, Arg1, Arg2, Arg3>(
+    nonisolated(nonsending) public func resolveAsync<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
         _ staticTypes: _StaticArgumentTypes<(Arg1, Arg2, Arg3)>? = nil,

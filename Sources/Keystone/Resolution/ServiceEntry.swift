@@ -243,8 +243,7 @@ protocol AnyServiceEntry: AnyObject {
     /// Whether the scope is `.container`-kind: one instance for the registration.
     var keepsOneInstance: Bool { get }
     /// Resolves this entry, found under `key` (forwarded, or with its type erased), asynchronously.
-    nonisolated(nonsending)
-    func resolveAsyncErased<Arguments>(
+    nonisolated(nonsending) func resolveAsyncErased<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
