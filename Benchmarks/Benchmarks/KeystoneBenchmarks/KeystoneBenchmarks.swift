@@ -114,6 +114,16 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    for scenario in asyncScenarios {
+        for suite in asyncSuites {
+            Benchmark(
+                "\(scenario.name) / \(suite.name)",
+                closure: { benchmark, loop in await loop(benchmark) },
+                setup: { await scenario.loop(suite) }
+            )
+        }
+    }
+
     for scenario in asyncFrontScenarios {
         for suite in frontSuites {
             Benchmark(

@@ -14,17 +14,72 @@ import Foundation
 /// and a cycle between creations in flight in different tasks is a loop in their wait edges
 /// (`SingleFlight.waitingOn`), found when the edge that would close it is about to be added.
 extension Container {
-    /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload.
+    /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload. Inlined, so that
+    /// an existing `.container` instance comes back from code compiled for `Service`, under the lock,
+    /// with no task-local read and nothing allocated.
+    @inlinable
     nonisolated(nonsending) func resolveAsync<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
+        async throws(DIError) -> Service
+    {
+        if let instance: Service = existingSharedInstance(key) {
+            return instance
+        }
+        return try await resolveAsyncInGeneral(key, arguments: arguments)
+    }
+
+    /// The `.container` instance registered directly under `key`, if it exists and nothing asks for
+    /// attention (pending registrations, counting, inspection).
+    @inlinable
+    func existingSharedInstance<Service>(_ key: ServiceKey) -> Service? {
+        hierarchy.withLock {
+            guard !hierarchy.needsAttention, case .registered(let object, _) = lookup(key) else { return nil }
+            // Only a `.container`-kind scope ever sets `instance`.
+            return (object as! ServiceEntry<Service>).instance
+        }
+    }
+
+    /// Every asynchronous resolve but a cached one: in the resolution in flight in this task, if any;
+    /// else, at top level, a registration that needs no suspension resolves as one synchronous call
+    /// (whose graph is this call's), and anything else in a new resolution.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsyncInGeneral<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
         async throws(DIError) -> Service
     {
         if let context = AsyncResolution.current {
             return try await resolveAsync(key, arguments: arguments, in: context)
         }
+        if let instance: Service = try resolveIfSynchronous(key, arguments: arguments) {
+            return instance
+        }
         // A top-level call: its `.graph` instances are shared until it returns.
         let context = AsyncResolution(graph: GraphRecord(), path: [], creation: nil)
         defer { context.graph.weakenAll() }
         return try await resolveAsync(key, arguments: arguments, in: context)
+    }
+
+    /// Resolves `key` as one synchronous call, unless its registration is async, or main-actor while this
+    /// code is not on the main actor: then `nil`.
+    private func resolveIfSynchronous<Service, Arguments>(_ key: ServiceKey, arguments: Arguments) throws(DIError)
+        -> Service?
+    {
+        try hierarchy.withLock { () throws(DIError) -> Service? in
+            _ = prepareToResolve()
+            let isolation: FactoryIsolation? =
+                switch lookup(key) {
+                case .registered(let object, _): (object as! ServiceEntry<Service>).isolation
+                case .forwarded: slot(for: key)?.entry.isolation
+                case .missing: nil
+                }
+            switch isolation {
+            case .async?:
+                return nil
+            case .mainActor? where !MainActorCheck.isCurrent:
+                return nil
+            case .mainActor?, nil:
+                let instance: Service = try resolve(key, arguments: arguments, resolver: SynchronizedResolver(self))
+                return instance
+            }
+        }
     }
 
     /// Resolves `key` in the asynchronous resolution `context`.

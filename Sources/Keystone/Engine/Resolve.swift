@@ -446,11 +446,25 @@ struct ResolverReference {
 /// argument types and get it back without a dynamic cast. Not final: the boxes of async and main-actor
 /// factories (`IsolatedFactory.swift`) extend it with the factory the synchronous `body` stands in for.
 @usableFromInline
-class ArgumentFactory<Service, Arguments> {
+class ArgumentFactory<Service, Arguments>: FactoryBox {
     @usableFromInline let body: (any Resolver, Arguments) throws -> Service
 
     @usableFromInline
-    init(_ body: @escaping (any Resolver, Arguments) throws -> Service) {
+    init(_ body: @escaping (any Resolver, Arguments) throws -> Service, isolation: FactoryIsolation? = nil) {
         self.body = body
+        super.init(isolation: isolation)
+    }
+}
+
+/// What an entry's factory box says without its generic types: where the factory runs. Every
+/// `ServiceEntry.argumentFactory` is one, so reading it takes a load rather than a dynamic cast.
+@usableFromInline
+class FactoryBox {
+    /// `nil` for a synchronous factory; `.async` or `.mainActor` for the boxes of `IsolatedFactory.swift`.
+    @usableFromInline let isolation: FactoryIsolation?
+
+    @usableFromInline
+    init(isolation: FactoryIsolation?) {
+        self.isolation = isolation
     }
 }

@@ -31,9 +31,8 @@ struct IsolationRequired: Error {
 /// runtime arguments): it says where the factory runs, and makes `verify()`'s stand-in.
 @usableFromInline
 protocol IsolatedFactory: AnyObject {
-    var isolation: FactoryIsolation { get }
     /// A box of the same kind whose synchronous body always throws, for `verify()`'s scratch copies.
-    func inspectionCopy(warmUpSatisfies: Bool) -> AnyObject
+    func inspectionCopy(warmUpSatisfies: Bool) -> FactoryBox
 }
 
 /// An async factory. Its synchronous `body`, what a synchronous resolve runs, throws
@@ -48,13 +47,11 @@ final class AsyncFactory<Service, Arguments>: ArgumentFactory<Service, Arguments
         warmUpSatisfies: Bool = false
     ) {
         self.run = run
-        super.init { _, _ in throw IsolationRequired(.async, warmUpSatisfies: warmUpSatisfies) }
+        super.init({ _, _ in throw IsolationRequired(.async, warmUpSatisfies: warmUpSatisfies) }, isolation: .async)
     }
 
-    @usableFromInline var isolation: FactoryIsolation { .async }
-
     @usableFromInline
-    func inspectionCopy(warmUpSatisfies: Bool) -> AnyObject {
+    func inspectionCopy(warmUpSatisfies: Bool) -> FactoryBox {
         AsyncFactory(run, warmUpSatisfies: warmUpSatisfies)
     }
 }
@@ -68,7 +65,14 @@ final class MainActorFactory<Service, Arguments>: ArgumentFactory<Service, Argum
     @usableFromInline
     init(_ run: @escaping @MainActor (any Resolver, Arguments) -> Service) {
         self.run = run
-        super.init { resolver, arguments in
+        super.init(Self.inPlace(run), isolation: .mainActor)
+    }
+
+    /// The synchronous body: `run` in place on the main actor, ``IsolationRequired`` anywhere else.
+    private static func inPlace(
+        _ run: @escaping @MainActor (any Resolver, Arguments) -> Service
+    ) -> (any Resolver, Arguments) throws -> Service {
+        { resolver, arguments in
             guard MainActorCheck.isCurrent else {
                 throw IsolationRequired(.mainActor)
             }
@@ -83,13 +87,14 @@ final class MainActorFactory<Service, Arguments>: ArgumentFactory<Service, Argum
 
     private init(standingInFor run: @escaping @MainActor (any Resolver, Arguments) -> Service, warmUpSatisfies: Bool) {
         self.run = run
-        super.init { _, _ in throw IsolationRequired(.mainActor, warmUpSatisfies: warmUpSatisfies) }
+        super.init(
+            { _, _ in throw IsolationRequired(.mainActor, warmUpSatisfies: warmUpSatisfies) },
+            isolation: .mainActor
+        )
     }
 
-    @usableFromInline var isolation: FactoryIsolation { .mainActor }
-
     @usableFromInline
-    func inspectionCopy(warmUpSatisfies: Bool) -> AnyObject {
+    func inspectionCopy(warmUpSatisfies: Bool) -> FactoryBox {
         MainActorFactory(standingInFor: run, warmUpSatisfies: warmUpSatisfies)
     }
 }

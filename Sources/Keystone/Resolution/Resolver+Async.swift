@@ -10,24 +10,8 @@
 // `nonisolated(nonsending)`: the call runs on the caller's actor. On the main actor a main-actor factory
 // then runs in place, and a container that is not `Sendable` never crosses to another isolation domain.
 
-/// The engine behind one of Keystone's own resolvers.
-protocol AsyncResolving {
-    var engine: Container { get }
-}
-
-extension Container: AsyncResolving {
-    var engine: Container { self }
-}
-
-extension SynchronizedResolver: AsyncResolving {
-    var engine: Container { container }
-}
-
-extension AsyncGraphResolver: AsyncResolving {
-    var engine: Container { container.value }
-}
-
 /// `resolveAsync` through any resolver: Keystone's own resolve asynchronously, others synchronously.
+@inlinable
 nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     _ resolver: R,
     _ serviceType: Service.Type,
@@ -35,8 +19,8 @@ nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     arguments: Arguments,
     argumentCount: Int
 ) async throws(DIError) -> Service {
-    if let resolving = resolver as? any AsyncResolving {
-        return try await resolving.engine.resolveAsync(
+    if let engine = resolver._asyncEngine {
+        return try await engine.resolveAsync(
             .of(Service.self, name: name, Arguments.self, argumentCount),
             arguments: arguments
         )
@@ -69,6 +53,7 @@ extension Resolver {
     /// - Throws: A ``DIError``: ``DIError/circularDependency(path:)`` for a cycle through async factories
     ///   (never a hang), ``DIError/factoryFailed(key:path:underlying:)`` for an error a factory threw, a
     ///   cancelled wait included.
+    @inlinable
     nonisolated(nonsending) public func resolveAsync<Service>(_ serviceType: Service.Type, name: String? = nil)
         async throws(DIError)
         -> Service
@@ -90,6 +75,7 @@ extension Resolver {
     ///   - arg1: The argument; its static type must be the registered one exactly.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable
     nonisolated(nonsending) public func resolveAsync<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -114,6 +100,7 @@ extension Resolver {
     ///   - arg2: The second argument.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable
     nonisolated(nonsending) public func resolveAsync<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -140,6 +127,7 @@ extension Resolver {
     ///   - arg3: The third argument.
     /// - Returns: The instance.
     /// - Throws: A ``DIError`` that says what failed and how to fix it.
+    @inlinable
     nonisolated(nonsending) public func resolveAsync<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -150,4 +138,19 @@ extension Resolver {
     ) async throws(DIError) -> Service {
         try await Keystone.resolveAsync(self, serviceType, name: name, arguments: (arg1, arg2, arg3), argumentCount: 3)
     }
+}
+
+extension Container {
+    /// This container: it resolves `resolveAsync` calls itself.
+    public var _asyncEngine: Container? { self }
+}
+
+extension SynchronizedResolver {
+    /// The container this view resolves from.
+    public var _asyncEngine: Container? { container }
+}
+
+extension AsyncGraphResolver {
+    /// The container whose resolution in flight this resolver joins.
+    var _asyncEngine: Container? { container.value }
 }

@@ -44,9 +44,19 @@ public protocol Resolver {
     /// factory, run code compiled for the concrete service type. The default returns `false`, and the
     /// overloads then call ``resolveService(_:name:arguments:argumentCount:)``. There is no need to implement it.
     func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool
+
+    /// The container that resolves for this resolver asynchronously, if it is one of Keystone's own; an
+    /// implementation detail of `resolveAsync`.
+    ///
+    /// The default is `nil`: `resolveAsync` through a resolver of your own resolves synchronously, with
+    /// ``resolveService(_:name:arguments:argumentCount:)``. There is no need to implement it.
+    var _asyncEngine: Container? { get }
 }
 
 extension Resolver {
+    /// `nil`: this resolver resolves `resolveAsync` calls synchronously.
+    public var _asyncEngine: Container? { nil }
+
     /// Returns `false`: this resolver serves every resolve through
     /// ``resolveService(_:name:arguments:argumentCount:)``.
     public func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool {

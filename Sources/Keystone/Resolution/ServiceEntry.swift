@@ -42,7 +42,7 @@ public final class ServiceEntry<Service> {
     /// ``ErasedResolve``.
     @usableFromInline let resolveErased: ErasedResolve
     @usableFromInline let plainFactory: ((any Resolver) throws -> Service)?
-    @usableFromInline let argumentFactory: AnyObject?
+    @usableFromInline let argumentFactory: FactoryBox?
     @usableFromInline var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
     /// Whether `initCompletedActions` has any, as plain data for the resolve path.
     @exclusivity(unchecked) @usableFromInline var hasInitCompletedActions = false
@@ -111,7 +111,7 @@ public final class ServiceEntry<Service> {
         key: ServiceKey,
         scope: any ObjectScopeProtocol,
         plainFactory: ((any Resolver) throws -> Service)?,
-        argumentFactory: AnyObject?,
+        argumentFactory: FactoryBox?,
         resolveErased: @escaping ErasedResolve,
         registeredAt: Date = Date()
     ) {
@@ -279,7 +279,7 @@ extension ServiceEntry: AnyServiceEntry {
 
     @usableFromInline
     var isolation: FactoryIsolation? {
-        (argumentFactory as? any IsolatedFactory)?.isolation
+        argumentFactory?.isolation
     }
 
     @usableFromInline
