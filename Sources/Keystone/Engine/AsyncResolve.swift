@@ -14,14 +14,23 @@ import Foundation
 /// and a cycle between creations in flight in different tasks is a loop in their wait edges
 /// (`SingleFlight.waitingOn`), found when the edge that would close it is about to be added.
 extension Container {
-    /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload. Inlined, so that
-    /// an existing `.container` instance comes back from code compiled for `Service`, under the lock,
-    /// with no task-local read and nothing allocated.
+    /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload, handing `view` (or
+    /// this container) to the synchronous factories a top-level call runs.
+    ///
+    /// Inlined, so that the common cases run code compiled for `Service`: an existing `.container`
+    /// instance comes back under the lock, with no task-local read and nothing allocated; a top-level
+    /// resolve of a registration that needs no suspension is one synchronous call through the resolve
+    /// compiled at registration. Everything else continues in ``resolveAsyncInGeneral(_:arguments:)``.
     @inlinable
-    nonisolated(nonsending) func resolveAsync<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
-        async throws(DIError) -> Service
-    {
+    nonisolated(nonsending) func resolveAsync<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        through view: SynchronizedResolver?
+    ) async throws(DIError) -> Service {
         if let instance: Service = existingSharedInstance(key) {
+            return instance
+        }
+        if !AsyncResolution.isInFlight, let instance: Service = try resolveIfSynchronous(key, arguments, through: view) {
             return instance
         }
         return try await resolveAsyncInGeneral(key, arguments: arguments)
@@ -38,30 +47,53 @@ extension Container {
         }
     }
 
-    /// Every asynchronous resolve but a cached one: in the resolution in flight in this task, if any;
-    /// else, at top level, a registration that needs no suspension resolves as one synchronous call
-    /// (whose graph is this call's), and anything else in a new resolution.
-    @usableFromInline
-    nonisolated(nonsending) func resolveAsyncInGeneral<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
-        async throws(DIError) -> Service
-    {
-        if let context = AsyncResolution.current {
-            return try await resolveAsync(key, arguments: arguments, in: context)
+    /// Resolves `key` as one synchronous call, unless its registration is async, or main-actor while this
+    /// code is not on the main actor: then `nil`. Tries the type-erased resolve first: the synchronous
+    /// stand-in of an async or main-actor factory fails at once, and the call goes on asynchronously.
+    @inlinable
+    func resolveIfSynchronous<Service, Arguments>(
+        _ key: ServiceKey,
+        _ arguments: Arguments,
+        through view: SynchronizedResolver?
+    ) throws(DIError) -> Service? {
+        var result: Service?
+        let resolver = view.map(ResolverReference.init) ?? ResolverReference(self)
+        let served: Bool
+        do {
+            served = try hierarchy.withLock { () throws(DIError) -> Bool in
+                try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) -> Bool in
+                    try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
+                        try serve(
+                            _ResolutionRequest(
+                                key: key,
+                                arguments: UnsafeRawPointer(arguments),
+                                result: UnsafeMutableRawPointer(result)
+                            ),
+                            handing: resolver
+                        )
+                    }
+                }
+            }
+        } catch {
+            if error.asksForIsolation(of: key) {
+                return nil
+            }
+            throw error
         }
-        if let instance: Service = try resolveIfSynchronous(key, arguments: arguments) {
-            return instance
+        if served, let result {
+            return result
         }
-        // A top-level call: its `.graph` instances are shared until it returns.
-        let context = AsyncResolution(graph: GraphRecord(), path: [], creation: nil)
-        defer { context.graph.weakenAll() }
-        return try await resolveAsync(key, arguments: arguments, in: context)
+        return try resolveIfSynchronousInGeneral(key, arguments, resolver: view ?? self)
     }
 
-    /// Resolves `key` as one synchronous call, unless its registration is async, or main-actor while this
-    /// code is not on the main actor: then `nil`.
-    private func resolveIfSynchronous<Service, Arguments>(_ key: ServiceKey, arguments: Arguments) throws(DIError)
-        -> Service?
-    {
+    /// ``resolveIfSynchronous(_:_:through:)`` for what the type-erased resolve declines: forwarded keys,
+    /// wrappers, counted and inspected resolves.
+    @usableFromInline
+    func resolveIfSynchronousInGeneral<Service, Arguments>(
+        _ key: ServiceKey,
+        _ arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service? {
         try hierarchy.withLock { () throws(DIError) -> Service? in
             _ = prepareToResolve()
             let isolation: FactoryIsolation? =
@@ -76,10 +108,25 @@ extension Container {
             case .mainActor? where !MainActorCheck.isCurrent:
                 return nil
             case .mainActor?, nil:
-                let instance: Service = try resolve(key, arguments: arguments, resolver: SynchronizedResolver(self))
+                let instance: Service = try resolve(key, arguments: arguments, resolver: resolver)
                 return instance
             }
         }
+    }
+
+    /// Every asynchronous resolve the inlined ``resolveAsync(_:arguments:through:)`` does not finish: in
+    /// the resolution in flight in this task, if any, else in a new one.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsyncInGeneral<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
+        async throws(DIError) -> Service
+    {
+        if let context = AsyncResolution.current {
+            return try await resolveAsync(key, arguments: arguments, in: context)
+        }
+        // A top-level call: its `.graph` instances are shared until it returns.
+        let context = AsyncResolution(graph: GraphRecord(), path: [], creation: nil)
+        defer { context.graph.weakenAll() }
+        return try await resolveAsync(key, arguments: arguments, in: context)
     }
 
     /// Resolves `key` in the asynchronous resolution `context`.
@@ -478,6 +525,12 @@ final class AsyncResolution: Sendable {
 
     @TaskLocal static var current: AsyncResolution?
 
+    /// Whether this task is inside an asynchronous resolution: a resolve made now joins it.
+    @usableFromInline
+    static var isInFlight: Bool {
+        current != nil
+    }
+
     init(graph: GraphRecord, path: [Step], creation: SingleFlight?) {
         self.graph = graph
         self.path = path
@@ -660,6 +713,18 @@ final class AsyncGraphResolver: Resolver, Sendable {
 }
 
 extension DIError {
+    /// Whether this is the failure of a synchronous resolve of `key` itself, at top level, because its
+    /// factory is async or must run on the main actor: the resolve goes on asynchronously.
+    @usableFromInline
+    func asksForIsolation(of key: ServiceKey) -> Bool {
+        switch self {
+        case .asyncResolutionRequired(let failed, let path), .mainActorRequired(let failed, let path):
+            failed == key && path.isEmpty
+        default:
+            false
+        }
+    }
+
     /// This error as reported from inside an asynchronous resolution whose path is `outer`: the keys in
     /// flight come before the path the synchronous engine recorded.
     func nested(in outer: [ServiceKey]) -> DIError {

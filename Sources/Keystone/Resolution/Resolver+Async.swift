@@ -22,7 +22,8 @@ nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     if let engine = resolver._asyncEngine {
         return try await engine.resolveAsync(
             .of(Service.self, name: name, Arguments.self, argumentCount),
-            arguments: arguments
+            arguments: arguments,
+            through: resolver as? SynchronizedResolver
         )
     }
     return try resolver.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
