@@ -30,7 +30,8 @@ extension Container {
         if let instance: Service = existingSharedInstance(key) {
             return instance
         }
-        if !AsyncResolution.isInFlight, let instance: Service = try resolveIfSynchronous(key, arguments, through: view) {
+        if !AsyncResolution.isInFlight, let instance: Service = try resolveIfSynchronous(key, arguments, through: view)
+        {
             return instance
         }
         return try await resolveAsyncInGeneral(key, arguments: arguments)
