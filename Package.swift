@@ -16,11 +16,14 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Keystone", targets: ["Keystone"]),
+        .library(name: "KeystoneTesting", targets: ["KeystoneTesting"]),
     ],
     targets: [
         .target(name: "Keystone", swiftSettings: upcomingFeatures),
+        .target(name: "KeystoneTesting", dependencies: ["Keystone"], swiftSettings: upcomingFeatures),
         .executableTarget(name: "KeystoneDemo", dependencies: ["Keystone"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone"]),
+        .testTarget(name: "KeystoneTestingTests", dependencies: ["KeystoneTesting", "Keystone"]),
     ],
     swiftLanguageModes: [.v6]
 )

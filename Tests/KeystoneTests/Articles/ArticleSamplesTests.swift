@@ -3,7 +3,8 @@ import Testing
 
 /// Keeps the DocC articles and their tests in step: every ```` ```swift ```` sample of every page in
 /// `Sources/Keystone/Keystone.docc` must appear, line for line, in a test file under
-/// `Tests/KeystoneTests/Articles`, where it is compiled and run.
+/// `Tests/KeystoneTests/Articles` (or, for the samples that use the `KeystoneTesting` trait, under
+/// `Tests/KeystoneTestingTests`), where it is compiled and run.
 ///
 /// Lines are compared with their leading and trailing whitespace removed, and blank lines are ignored,
 /// so a sample may be indented inside a test function. The lines of one sample must be consecutive.
@@ -18,12 +19,17 @@ struct ArticleSamplesTests {
 
     static let catalog = packageRoot.appendingPathComponent("Sources/Keystone/Keystone.docc")
     static let articleTests = packageRoot.appendingPathComponent("Tests/KeystoneTests/Articles")
+    /// The tests of the `KeystoneTesting` product, which compile the samples that use its trait.
+    static let traitTests = packageRoot.appendingPathComponent("Tests/KeystoneTestingTests")
 
     @Test("Every swift sample of every article appears in a test under Tests/KeystoneTests/Articles")
     func everySampleIsInATest() throws {
         let articles = try Self.files(in: Self.catalog, withExtension: "md")
         try #require(!articles.isEmpty, "no article found in \(Self.catalog.path)")
-        let tests = try Self.files(in: Self.articleTests, withExtension: "swift").map { url in
+        let testFiles =
+            try Self.files(in: Self.articleTests, withExtension: "swift")
+            + Self.files(in: Self.traitTests, withExtension: "swift")
+        let tests = try testFiles.map { url in
             Self.normalizedLines(try String(contentsOf: url, encoding: .utf8))
         }
 
