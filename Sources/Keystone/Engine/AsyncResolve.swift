@@ -200,7 +200,7 @@ extension Container {
             if entry.kind == .container {
                 return .wait(try flight(for: entry, as: key, arguments: arguments, in: context))
             }
-            if let existing = entry.existingInstance(in: context) {
+            if let existing = try entry.existingInstance(in: context, key: key, arguments: arguments) {
                 return .done(Handoff(existing))
             }
             return .create(Handoff(entry))
@@ -433,25 +433,63 @@ extension ServiceEntry {
             throw .factoryFailed(key: key, path: outer, underlying: error)
         }
         return try container.hierarchy.withLock { () throws(DIError) -> Service in
-            store(made, in: context)
-            for action in initCompletedActions {
+            // Stored before the `initCompleted` actions run, as a synchronous instance is, so that they
+            // may resolve it; numbered in the order of completions once they all succeeded.
+            store(made, in: context, key: key, arguments: arguments)
+            var failure: DIError?
+            for action in initCompletedActions where failure == nil {
                 do {
                     try action(resolver, made)
+                } catch let error as DIError {
+                    failure = error
                 } catch {
-                    discard(in: context)
-                    if let error = error as? DIError {
-                        throw error
-                    }
-                    throw .factoryFailed(key: key, path: outer, underlying: error)
+                    failure = .factoryFailed(key: key, path: outer, underlying: error)
                 }
             }
+            if let failure {
+                discard(in: context, key: key, arguments: arguments)
+                throw failure
+            }
+            noteCompletion(key: key, arguments: arguments, completion: container.hierarchy.state.nextCompletion())
             return made
+        }
+    }
+
+    /// Records when the instance stored for `arguments` completed, for `dispose()`. The caller holds the
+    /// lock.
+    private func noteCompletion<Arguments>(key: ServiceKey, arguments: Arguments, completion: UInt64) {
+        switch kind {
+        case .container:
+            cache?.completion = completion
+        case .multiton:
+            if let identity = try? MultitonKey.of(arguments, key: key), let kept = cache?.byArguments[identity] {
+                cache?.byArguments[identity] = (kept.instance, completion)
+            }
+        case .transient, .graph, .weak, .custom:
+            break
+        }
+    }
+
+    /// Forgets an instance whose `initCompleted` action threw. The caller holds the lock.
+    private func discard<Arguments>(in context: AsyncResolution, key: ServiceKey, arguments: Arguments) {
+        switch kind {
+        case .multiton:
+            if let identity = try? MultitonKey.of(arguments, key: key) {
+                cache?.byArguments[identity] = nil
+            }
+        case .custom:
+            customStorage().setInstance(nil, inGraph: GraphIdentifier(record: context.graph))
+        case .transient, .container, .graph, .weak:
+            discardInstance()
+            context.graph.forget(graphRecordKey)
         }
     }
 
     /// The instance this entry's scope holds for the asynchronous resolution `context`. The caller holds
     /// the lock.
-    func existingInstance(in context: AsyncResolution) -> Service? {
+    func existingInstance<Arguments>(in context: AsyncResolution, key: ServiceKey, arguments: Arguments) throws(DIError)
+        -> Service?
+    {
         switch kind {
         case .transient:
             return nil
@@ -466,11 +504,13 @@ extension ServiceEntry {
             return context.graph.instance(for: graphRecordKey) as? Service
         case .custom:
             return customStorage().instance(inGraph: GraphIdentifier(record: context.graph)) as? Service
+        case .multiton:
+            return cache?.byArguments[try MultitonKey.of(arguments, key: key)]?.instance
         }
     }
 
     /// Keeps a new instance in this entry's scope. The caller holds the lock.
-    func store(_ made: Service, in context: AsyncResolution) {
+    func store<Arguments>(_ made: Service, in context: AsyncResolution, key: ServiceKey, arguments: Arguments) {
         let isReference = Service.self is AnyObject.Type || type(of: made as Any) is AnyClass
         switch kind {
         case .transient:
@@ -478,6 +518,13 @@ extension ServiceEntry {
         case .container:
             if sharesValues || isReference {
                 instance = made
+            }
+        case .multiton:
+            if let identity = try? MultitonKey.of(arguments, key: key) {
+                if cache == nil {
+                    cache = InstanceCache()
+                }
+                cache?.byArguments[identity] = (made, 0)
             }
         case .graph:
             if isReference {
@@ -493,14 +540,6 @@ extension ServiceEntry {
         }
     }
 
-    /// Forgets an instance whose `initCompleted` action threw. The caller holds the lock.
-    private func discard(in context: AsyncResolution) {
-        discardInstance()
-        context.graph.forget(graphRecordKey)
-        if kind == .custom {
-            customStorage().setInstance(nil, inGraph: GraphIdentifier(record: context.graph))
-        }
-    }
 }
 
 // MARK: - The resolution in flight

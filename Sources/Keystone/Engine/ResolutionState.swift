@@ -70,6 +70,8 @@ final class ResolutionState {
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
     var failure: DIError?
+    /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``.
+    @usableFromInline var completions: UInt64 = 0
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only
     /// where a resolve fails or is observed, never on the inlined path.
     var inspection: Inspection?
@@ -142,6 +144,14 @@ final class ResolutionState {
         try inGraph(graph) { () throws(DIError) -> T in
             try withCall(body)
         }
+    }
+
+    /// The next number in the hierarchy's order of completed `.container` and `.multiton` instances, which
+    /// `dispose()` follows backwards.
+    @usableFromInline
+    func nextCompletion() -> UInt64 {
+        completions &+= 1
+        return completions
     }
 
     /// Keeps `entry`, just replaced or removed from a table, alive until the top-level call in flight

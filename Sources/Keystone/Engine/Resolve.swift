@@ -50,6 +50,9 @@ extension ResolutionState {
             if let existing = existingInstance(of: entry) {
                 return existing
             }
+            if entry.kind == .multiton {
+                return try resolveMultiton(entry, as: key, arguments: arguments, resolver: resolver)
+            }
             return try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
         }
     }
@@ -126,6 +129,30 @@ extension ResolutionState {
         }
         entry.activeFrames &-= 1
         pop()
+        if keep, entry.kind == .container {
+            entry.cache?.completion = nextCompletion()
+        }
+        return made
+    }
+
+    /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, or a new one, kept
+    /// once it completes.
+    @usableFromInline
+    func resolveMultiton<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        let identity = try MultitonKey.of(arguments, key: key)
+        if let kept = entry.cache?.byArguments[identity] {
+            return kept.instance
+        }
+        let made = try create(entry, as: key, arguments: arguments, resolver: resolver, keep: false)
+        if entry.cache == nil {
+            entry.cache = InstanceCache()
+        }
+        entry.cache?.byArguments[identity] = (made, nextCompletion())
         return made
     }
 
@@ -184,6 +211,9 @@ extension ResolutionState {
             return entry.graphEpoch == epoch ? entry.graphInstance : nil
         case .graph, .weak, .custom:
             return instanceKeptElsewhere(of: entry)
+        case .multiton:
+            // Kept by arguments: `resolveMultiton`.
+            return nil
         }
     }
 
@@ -203,6 +233,9 @@ extension ResolutionState {
             storeInLiveGraph(instance, in: entry)
         case .graph, .weak, .custom:
             storeElsewhere(instance, in: entry, tainted: tainted)
+        case .multiton:
+            // Kept by arguments, once complete: `resolveMultiton`.
+            return
         }
     }
 
@@ -231,7 +264,7 @@ extension ResolutionState {
     @usableFromInline
     func instanceKeptElsewhere<Service>(of entry: ServiceEntry<Service>) -> Service? {
         switch entry.kind {
-        case .transient, .container:
+        case .transient, .container, .multiton:
             return existingInstance(of: entry)
         case .graph:
             return graphInstance(of: entry)
@@ -250,7 +283,7 @@ extension ResolutionState {
     @usableFromInline
     func storeElsewhere<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
         switch entry.kind {
-        case .transient, .container:
+        case .transient, .container, .multiton:
             store(instance, in: entry, tainted: tainted)
         case .graph:
             storeInGraph(instance, in: entry)

@@ -16,6 +16,7 @@ public protocol ObjectScopeProtocol: AnyObject {
 /// | ``graph`` (default) | top-level `resolve` call, shared by everything it resolves | when the call returns |
 /// | ``container`` | container hierarchy (a parent's instance is shared with its children) | on `resetObjectScope`, re-registration or `removeAll` |
 /// | ``weak`` | while something else holds it | when the last strong reference goes |
+/// | ``multiton`` | registration and distinct runtime arguments | on `resetObjectScope`, `dispose()`, re-registration or `removeAll` |
 ///
 /// ```swift
 /// container.register(Database.self) { _ in SQLiteDatabase() }
@@ -106,6 +107,25 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// top-level resolve. Value types are not shared across resolves.
     public static let weak = ObjectScope(builtIn: .weak, description: "weak", storageFactory: WeakStorage.init)
 
+    /// One instance per registration and per distinct runtime arguments, compared as `AnyHashable`: a
+    /// cache of instances keyed by the values they were made from.
+    ///
+    /// ```swift
+    /// container.register(Session.self) { _, userID in Session(userID: userID) }
+    ///     .inObjectScope(.multiton)
+    /// container.resolve(Session.self, argument: 42) === container.resolve(Session.self, argument: 42) // true
+    /// ```
+    ///
+    /// The instances are held by the container that holds the registration, as ``container``'s are,
+    /// until `resetObjectScope(.multiton)` or `dispose()`. Every argument must be `Hashable`: a resolve
+    /// with one that is not fails with ``DIError/invalidUsage(message:)`` naming its type. Without
+    /// arguments it behaves as ``container``.
+    public static let multiton = ObjectScope(
+        builtIn: .multiton,
+        description: "multiton",
+        storageFactory: PermanentStorage.init
+    )
+
     /// Like ``container`` for class instances; a value type is created anew on every resolve. The scope of
     /// the facades' `.global` resolves.
     static let sharedReferences = ObjectScope(
@@ -124,6 +144,8 @@ enum ScopeKind: UInt8, Sendable {
     case container
     case weak
     case custom
+    /// One instance per distinct arguments, in `InstanceCache.byArguments`.
+    case multiton
 
     /// How `scope` keeps instances, and whether a `.container`-kind scope keeps value types too.
     static func of(_ scope: any ObjectScopeProtocol) -> (kind: ScopeKind, sharesValues: Bool) {

@@ -19,7 +19,7 @@ nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     arguments: Arguments,
     argumentCount: Int
 ) async throws(DIError) -> Service {
-    if let engine = resolver._asyncEngine {
+    if let engine = resolver._engine {
         return try await engine.resolveAsync(
             .of(Service.self, name: name, Arguments.self, argumentCount),
             arguments: arguments,
@@ -143,15 +143,15 @@ extension Resolver {
 
 extension Container {
     /// This container: it resolves `resolveAsync` calls itself.
-    public var _asyncEngine: Container? { self }
+    public var _engine: Container? { self }
 }
 
 extension SynchronizedResolver {
     /// The container this view resolves from.
-    public var _asyncEngine: Container? { container }
+    public var _engine: Container? { container }
 }
 
 extension AsyncGraphResolver {
     /// The container whose resolution in flight this resolver joins.
-    var _asyncEngine: Container? { container.value }
+    var _engine: Container? { container.value }
 }

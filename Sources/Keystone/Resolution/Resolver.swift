@@ -45,17 +45,18 @@ public protocol Resolver {
     /// overloads then call ``resolveService(_:name:arguments:argumentCount:)``. There is no need to implement it.
     func _resolve(_ request: _ResolutionRequest) throws(DIError) -> Bool
 
-    /// The container that resolves for this resolver asynchronously, if it is one of Keystone's own; an
-    /// implementation detail of `resolveAsync`.
+    /// The container behind this resolver, if it is one of Keystone's own; an implementation detail of
+    /// `resolveAsync` and `resolveAll`.
     ///
     /// The default is `nil`: `resolveAsync` through a resolver of your own resolves synchronously, with
-    /// ``resolveService(_:name:arguments:argumentCount:)``. There is no need to implement it.
-    var _asyncEngine: Container? { get }
+    /// ``resolveService(_:name:arguments:argumentCount:)``, and `resolveAll` finds nothing. There is no
+    /// need to implement it.
+    var _engine: Container? { get }
 }
 
 extension Resolver {
-    /// `nil`: this resolver resolves `resolveAsync` calls synchronously.
-    public var _asyncEngine: Container? { nil }
+    /// `nil`: this resolver resolves `resolveAsync` calls synchronously, and has no registrations to list.
+    public var _engine: Container? { nil }
 
     /// Returns `false`: this resolver serves every resolve through
     /// ``resolveService(_:name:arguments:argumentCount:)``.

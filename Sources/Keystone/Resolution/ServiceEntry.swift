@@ -75,6 +75,9 @@ public final class ServiceEntry<Service> {
     /// The `.weak`-scoped instance, when it is an object.
     weak var weakObject: AnyObject?
 
+    /// What `dispose()` runs for each instance the container holds, in the order added.
+    var disposalHandlers: [DisposalHandler<Service>] = []
+
     /// The instances the scope keeps, made when the first one is stored. Keeping them out of the entry
     /// gives the entry a layout that does not depend on `Service`: registering and deallocating it then
     /// costs no generic metadata lookups, and a transient registration never allocates it.
@@ -173,6 +176,43 @@ public final class ServiceEntry<Service> {
         return self
     }
 
+    /// Adds a handler that ``Container/dispose()`` and ``Container/disposeAsync()`` run for an instance
+    /// this registration's container holds (`.container` and `.multiton`), before dropping it.
+    ///
+    /// ```swift
+    /// container.register(Database.self) { _ in Database.open() }
+    ///     .inObjectScope(.container)
+    ///     .onDispose { database in try database.close() }
+    /// ```
+    ///
+    /// Handlers of one registration run in the order they were added; an error one throws is reported
+    /// by `dispose()` once every handler has run.
+    ///
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func onDispose(_ handler: @escaping (Service) throws -> Void) -> Self {
+        configure { disposalHandlers.append(.sync(handler)) }
+        return self
+    }
+
+    /// Adds an asynchronous disposal handler, which only ``Container/disposeAsync()`` runs
+    /// (``Container/dispose()`` skips it).
+    ///
+    /// ```swift
+    /// container.register(Connection.self) { _ in Connection() }
+    ///     .inObjectScope(.container)
+    ///     .onDisposeAsync { connection in await connection.drain() }
+    /// ```
+    ///
+    /// It runs in its place among the registration's handlers, in the order they were added.
+    ///
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func onDisposeAsync(_ handler: @escaping @Sendable (Service) async throws -> Void) -> Self {
+        configure { disposalHandlers.append(.async(handler)) }
+        return self
+    }
+
     /// Changes the entry under its hierarchy's lock, so that no synchronized resolve reads it half changed.
     private func configure(_ change: () -> Void) {
         if let hierarchy = owner?.hierarchy {
@@ -201,6 +241,11 @@ final class InstanceCache<Service> {
     // +31% and `synchronized-container` +17% instructions with the checks.
     @exclusivity(unchecked) @usableFromInline var instance: Service?
     @exclusivity(unchecked) @usableFromInline var graphInstance: Service?
+    /// When `instance` completed (its factory and `initCompleted` actions done), in the hierarchy's
+    /// order of completions: `dispose()` goes newest first.
+    @usableFromInline var completion: UInt64 = 0
+    /// The `.multiton` instances, by their arguments, with when each completed.
+    @usableFromInline var byArguments: [AnyHashable: (instance: Service, completion: UInt64)] = [:]
 
     @usableFromInline
     init(instance: Service? = nil, graphInstance: Service? = nil) {
@@ -249,6 +294,9 @@ protocol AnyServiceEntry: AnyObject {
         in container: Container,
         context: AsyncResolution
     ) async throws(DIError) -> Handoff<Any>
+    /// Takes the instances this entry holds for its container (`.container` and `.multiton`), with the
+    /// disposal handlers bound to each, and drops them. The caller holds the lock.
+    func takeForDisposal() -> [Disposal]
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
     /// Resolves this entry for a key forwarded to it, as `Any`.
@@ -274,6 +322,7 @@ extension ServiceEntry: AnyServiceEntry {
         case .weak: weakObject != nil
         case .graph: graphInstance != nil
         case .custom: storage?.instance != nil
+        case .multiton: !(cache?.byArguments.isEmpty ?? true)
         }
     }
 
@@ -295,10 +344,28 @@ extension ServiceEntry: AnyServiceEntry {
     @usableFromInline
     func discardInstance() {
         instance = nil
+        cache?.byArguments = [:]
         weakObject = nil
         if kind == .custom {
             // A custom storage may hold an instance it was given directly, before any resolve.
             customStorage().instance = nil
+        }
+    }
+
+    @usableFromInline
+    func takeForDisposal() -> [Disposal] {
+        var taken: [(instance: Service, completion: UInt64)] = []
+        if kind == .container, let instance {
+            taken.append((instance, cache?.completion ?? 0))
+        }
+        if let byArguments = cache?.byArguments {
+            taken += byArguments.values
+        }
+        guard !taken.isEmpty else { return [] }
+        discardInstance()
+        let handlers = disposalHandlers
+        return taken.map { kept in
+            Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
         }
     }
 

@@ -1,0 +1,121 @@
+// Ending the instances a container holds: `dispose()` and `disposeAsync()` run the registrations'
+// disposal handlers (`ServiceEntry.onDispose`, `onDisposeAsync`), newest instance first, then drop the
+// instances; the registrations stay.
+
+extension Container {
+    /// Ends every instance this container holds: runs the disposal handlers of its `.container` and
+    /// `.multiton` instances, once each, newest first, and drops the instances. Its parent's instances
+    /// are left alone, and the registrations stay: a later resolve creates a new instance.
+    ///
+    /// "Newest first" follows the order in which instances *completed* (their factory and `initCompleted`
+    /// actions done): a dependency completes before the instance that needs it, so a dependent is
+    /// disposed of before what it depends on.
+    ///
+    /// A child container is a scope of its own. Make one per session or per request, and dispose of it
+    /// at the end:
+    ///
+    /// ```swift
+    /// let session = Container(parent: app)
+    /// session.register(Cart.self) { _ in Cart() }
+    ///     .inObjectScope(.container)
+    ///     .onDispose { cart in cart.save() }
+    /// // ... the session uses its services ...
+    /// try session.dispose()   // saves the cart; the app's singletons live on
+    /// ```
+    ///
+    /// Every handler runs, even when some throw; the instances are dropped either way.
+    ///
+    /// > Note: It skips the handlers added with `onDisposeAsync`; ``disposeAsync()`` runs them.
+    ///
+    /// - Throws: ``DIError/disposalFailed(_:)`` with one ``DIError/factoryFailed(key:path:underlying:)``
+    ///   per handler that threw, naming its registration.
+    public func dispose() throws(DIError) {
+        var failures: [DIError] = []
+        for disposal in takeDisposals() {
+            failures += disposal.run()
+        }
+        if !failures.isEmpty {
+            throw .disposalFailed(failures)
+        }
+    }
+
+    /// Ends every instance this container holds, as ``dispose()`` does, and also runs the handlers added
+    /// with `onDisposeAsync`, each in its place.
+    ///
+    /// ```swift
+    /// try await requestScope.disposeAsync()
+    /// ```
+    ///
+    /// - Throws: ``DIError/disposalFailed(_:)`` with one ``DIError/factoryFailed(key:path:underlying:)``
+    ///   per handler that threw.
+    nonisolated(nonsending) public func disposeAsync() async throws(DIError) {
+        var failures: [DIError] = []
+        for disposal in takeDisposals() {
+            failures += await disposal.runAll()
+        }
+        if !failures.isEmpty {
+            throw .disposalFailed(failures)
+        }
+    }
+
+    /// Takes the instances this container's registrations hold, newest completion first, and drops them.
+    private func takeDisposals() -> [Disposal] {
+        withHierarchyLock {
+            var seen: Set<ObjectIdentifier> = []
+            var disposals: [Disposal] = []
+            table.forEach { slot in
+                guard seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }
+                disposals += slot.entry.takeForDisposal()
+            }
+            return disposals.sorted { $0.completion > $1.completion }
+        }
+    }
+}
+
+/// A handler `dispose()` runs for an instance.
+enum DisposalHandler<Service> {
+    case sync((Service) throws -> Void)
+    case async(@Sendable (Service) async throws -> Void)
+}
+
+/// One instance to end, with its registration's handlers bound to it.
+@usableFromInline
+struct Disposal {
+    let key: ServiceKey
+    /// When the instance completed: `dispose()` goes from the newest.
+    let completion: UInt64
+    /// Runs the synchronous handlers; returns their errors.
+    let run: () -> [DIError]
+    /// Runs every handler, in the order added; returns their errors.
+    let runAll: () async -> [DIError]
+
+    init<Service>(key: ServiceKey, completion: UInt64, handlers: [DisposalHandler<Service>], instance: Service) {
+        self.key = key
+        self.completion = completion
+        run = {
+            var failures: [DIError] = []
+            for case .sync(let handler) in handlers {
+                do {
+                    try handler(instance)
+                } catch {
+                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
+                }
+            }
+            return failures
+        }
+        runAll = {
+            var failures: [DIError] = []
+            for handler in handlers {
+                do {
+                    switch handler {
+                    case .sync(let handler): try handler(instance)
+                    case .async(let handler): try await handler(instance)
+                    }
+                } catch {
+                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
+                }
+            }
+            return failures
+        }
+    }
+}
