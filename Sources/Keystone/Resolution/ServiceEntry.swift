@@ -75,8 +75,11 @@ public final class ServiceEntry<Service> {
     /// The `.weak`-scoped instance, when it is an object.
     weak var weakObject: AnyObject?
 
-    /// What `dispose()` runs for each instance the container holds, in the order added.
-    var disposalHandlers: [DisposalHandler<Service>] = []
+    /// What `dispose()` runs for each instance the container holds, in the order added; `nil` until the
+    /// first is added. Optional, so that a registration stores a null word: the empty array of a type
+    /// generic over `Service` takes a generic metadata lookup when unspecialized (`register` row: 3,059
+    /// against 2,685 instructions).
+    var disposalHandlers: [DisposalHandler<Service>]?
 
     /// The instances the scope keeps, made when the first one is stored. Keeping them out of the entry
     /// gives the entry a layout that does not depend on `Service`: registering and deallocating it then
@@ -191,7 +194,7 @@ public final class ServiceEntry<Service> {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func onDispose(_ handler: @escaping (Service) throws -> Void) -> Self {
-        configure { disposalHandlers.append(.sync(handler)) }
+        configure { disposalHandlers = (disposalHandlers ?? []) + [.sync(handler)] }
         return self
     }
 
@@ -209,7 +212,7 @@ public final class ServiceEntry<Service> {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func onDisposeAsync(_ handler: @escaping @Sendable (Service) async throws -> Void) -> Self {
-        configure { disposalHandlers.append(.async(handler)) }
+        configure { disposalHandlers = (disposalHandlers ?? []) + [.async(handler)] }
         return self
     }
 
@@ -363,7 +366,7 @@ extension ServiceEntry: AnyServiceEntry {
         }
         guard !taken.isEmpty else { return [] }
         discardInstance()
-        let handlers = disposalHandlers
+        let handlers = disposalHandlers ?? []
         return taken.map { kept in
             Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
         }
