@@ -114,6 +114,16 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    for scenario in lifetimeScenarios {
+        for suite in lifetimeSuites {
+            Benchmark(
+                "\(scenario.name) / \(suite.name)",
+                closure: { benchmark, loop in loop(benchmark) },
+                setup: { scenario.loop(suite) }
+            )
+        }
+    }
+
     for scenario in asyncScenarios {
         for suite in asyncSuites {
             Benchmark(

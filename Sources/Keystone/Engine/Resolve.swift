@@ -136,8 +136,9 @@ extension ResolutionState {
     }
 
     /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, or a new one, kept
-    /// once it completes.
-    @usableFromInline
+    /// once it completes. Inlined, so that the arguments become an `AnyHashable` in code that knows their
+    /// type.
+    @inlinable
     func resolveMultiton<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,

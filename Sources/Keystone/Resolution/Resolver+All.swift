@@ -57,8 +57,7 @@ extension Container {
                 try hierarchy.state.withCall { () throws(DIError) in
                     for key in keys {
                         do throws(DIError) {
-                            let instance: Service = try resolve(key, arguments: (), resolver: resolver)
-                            instances.append(instance)
+                            instances.append(try resolveOne(key, resolver: resolver))
                         } catch {
                             if stoppingAtFailure {
                                 throw error
@@ -76,6 +75,39 @@ extension Container {
             }
             return instances
         }
+    }
+
+    /// Resolves `key`, of `Service` without arguments, inside the call in flight: through the resolve
+    /// compiled for its entry at registration when the key is registered directly (this function is not
+    /// specialized for `Service`, that closure is), else on the typed path. The caller holds the lock.
+    private func resolveOne<Service>(_ key: ServiceKey, resolver: any Resolver) throws(DIError) -> Service {
+        let reference: ResolverReference? =
+            if let view = resolver as? SynchronizedResolver {
+                ResolverReference(view)
+            } else if (resolver as? Container) === self {
+                ResolverReference(self)
+            } else {
+                nil
+            }
+        if let reference, !hierarchy.needsAttention, case .registered(let entry, let resolveErased) = lookup(key) {
+            var result: Service?
+            try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) in
+                try withUnsafePointer(to: ()) { (arguments) throws(DIError) in
+                    try resolveErased(
+                        entry,
+                        self,
+                        key,
+                        UnsafeRawPointer(arguments),
+                        reference,
+                        UnsafeMutableRawPointer(result)
+                    )
+                }
+            }
+            if let result {
+                return result
+            }
+        }
+        return try resolve(key, arguments: (), resolver: resolver)
     }
 
     /// The keys of `serviceType` without arguments, every name, in registration order, ancestors first;

@@ -39,6 +39,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the factory takes exactly one argument.
+    @inlinable
     var isSingleArgument: Bool {
         argumentsWord & 1 == 1
     }
