@@ -93,6 +93,7 @@ extension Container {
 ///
 /// It is `Sendable` because everything it reaches is: the view serializes every use of the container
 /// under the hierarchy's recursive lock, and the bookkeeping is guarded by that same lock.
+@usableFromInline
 final class FrontContext: Sendable {
     /// The context bound by `Container.withCurrent`, if any.
     @TaskLocal static var bound: FrontContext?
@@ -102,12 +103,13 @@ final class FrontContext: Sendable {
     static let standard = FrontContext(Container())
 
     /// The context the facades use now.
+    @usableFromInline
     static var current: FrontContext {
         bound ?? standard
     }
 
     /// The view every resolve goes through.
-    let resolver: SynchronizedResolver
+    @usableFromInline let resolver: SynchronizedResolver
     /// The fronts' bookkeeping for this container, shared by every context made for it.
     private let book: FrontBook
 
@@ -117,6 +119,7 @@ final class FrontContext: Sendable {
     }
 
     /// The container. Use it only under ``withLock(_:)``, or through ``resolver``.
+    @inlinable
     var container: Container {
         resolver.container
     }
@@ -151,6 +154,25 @@ final class FrontContext: Sendable {
     }
 
     // MARK: - Resolving
+
+    /// The shared (`.global`) instance registered directly under `serviceType` and `name`, if it exists
+    /// and nothing else is to be done first: no registration pending, no resolve observed, no `.lazy`
+    /// ``Registry`` service in the hierarchy. What the property wrappers take before anything else,
+    /// inlined into the caller: the lock, one lookup and a load (`inject` row).
+    @inlinable
+    func existingSharedInstance<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
+        let container = container
+        let hierarchy = container.hierarchy
+        return hierarchy.withLock {
+            guard !hierarchy.needsAttention, !hierarchy.hasLazyFrontServices,
+                case .registered(let object, _) = container.lookup(
+                    ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0)
+                )
+            else { return nil }
+            // Only a `.container`-kind scope, `.global`'s among them, ever sets `instance`.
+            return (object as! ServiceEntry<Service>).instance
+        }
+    }
 
     /// Resolves `serviceType` under `name`: the instance the registration's scope holds for `.global`,
     /// a new one for `.unique`.

@@ -19,13 +19,14 @@
 /// > `@OptionalInject` for a dependency that may be missing.
 @propertyWrapper
 public struct Inject<Service> {
-    private let injection: Injection<Service>
+    @usableFromInline let injection: Injection<Service>
 
     /// Injects the service registered for the property's type.
     ///
     /// ```swift
     /// @Inject var api: ProfileAPI
     /// ```
+    @inlinable
     public init() {
         self.init(serviceId: nil, scope: .global)
     }
@@ -37,6 +38,7 @@ public struct Inject<Service> {
     /// ```
     ///
     /// - Parameter serviceId: The service id the service was registered with.
+    @inlinable
     public init(_ serviceId: String) {
         self.init(serviceId: serviceId, scope: .global)
     }
@@ -48,15 +50,30 @@ public struct Inject<Service> {
     /// ```
     ///
     /// - Parameter scope: `.global` for the shared instance, `.unique` for a new one.
+    @inlinable
     public init(scope: Scope) {
         self.init(serviceId: nil, scope: scope)
     }
 
-    private init(serviceId: String?, scope: Scope) {
+    /// Inlined, so that a `.global` service whose shared instance exists comes back from code compiled
+    /// for `Service` (see ``FrontContext/existingSharedInstance(_:name:)``); anything else takes
+    /// ``inject(serviceId:scope:from:)``.
+    @inlinable
+    init(serviceId: String?, scope: Scope) {
+        let context = FrontContext.current
+        if scope == .global, let service: Service = context.existingSharedInstance(Service.self, name: serviceId) {
+            injection = .ready(service)
+        } else {
+            injection = Self.inject(serviceId: serviceId, scope: scope, from: context)
+        }
+    }
+
+    /// Resolves the service now, or defers it for a `.lazy` ``Registry`` service.
+    @usableFromInline
+    static func inject(serviceId: String?, scope: Scope, from context: FrontContext) -> Injection<Service> {
         // The closure for a deferred resolve is made only when it is needed: a closure that captures the
         // id and scope costs an allocation, which an immediate injection does not need to pay.
-        let context = FrontContext.current
-        injection = context.withLock {
+        context.withLock {
             if Registry.isLazy(Service.self, name: serviceId, in: context) {
                 return .deferred(
                     DeferredResolution(property: serviceId, from: context) { context in
@@ -84,6 +101,7 @@ public struct Inject<Service> {
 extension Inject: Sendable where Service: Sendable {}
 
 /// A property wrapper's service: resolved already, or to resolve on first read.
+@usableFromInline
 enum Injection<Value> {
     case ready(Value)
     case deferred(DeferredResolution<Value>)

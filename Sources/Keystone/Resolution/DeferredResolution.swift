@@ -7,6 +7,7 @@
 /// any factory, which may be read after ``Container/withCurrent(_:operation:)`` has returned). The
 /// cached value and the strong reference are read and written only under the hierarchy's lock, so an
 /// owner shared across threads sees one resolve.
+@usableFromInline
 final class DeferredResolution<Service> {
     /// What is resolved, for the error when the container is gone.
     let key: ServiceKey

@@ -42,7 +42,7 @@ final class Hierarchy: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var isShared = false
     /// Set by ``Registry`` once one of its services in the hierarchy has the `.lazy` lifecycle: until then
     /// the property wrappers skip looking up their service's lifecycle (`@Inject` row).
-    @exclusivity(unchecked) var hasLazyFrontServices = false
+    @exclusivity(unchecked) @usableFromInline var hasLazyFrontServices = false
     /// The creations of `.container` async instances in flight, by entry (see `SingleFlight`).
     var flights: [ObjectIdentifier: SingleFlight] = [:]
 
