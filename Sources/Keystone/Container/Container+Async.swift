@@ -186,20 +186,7 @@ extension Container {
         } else {
             plainFactory = nil
         }
-        return add(
-            ServiceEntry(
-                key: ServiceKey(
-                    serviceType: Service.self,
-                    name: name,
-                    argumentsType: Arguments.self,
-                    argumentCount: argumentCount
-                ),
-                scope: defaultObjectScope,
-                plainFactory: plainFactory,
-                argumentFactory: box,
-                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Arguments.self)
-            )
-        )
+        return register(name: name, argumentCount: argumentCount, plainFactory: plainFactory, box: box)
     }
 
     /// Configures the process-wide default container, the one ``DIActor/shared``, ``Registry``,

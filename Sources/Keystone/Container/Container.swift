@@ -155,6 +155,19 @@ public final class Container {
         argumentCount: Int,
         factory: @escaping (any Resolver, Arguments) throws -> Service
     ) -> ServiceEntry<Service> {
+        register(name: name, argumentCount: argumentCount, plainFactory: nil, box: ArgumentFactory(factory))
+    }
+
+    /// Registers an entry whose factory takes `Arguments` (`argumentCount` of them), boxed in `box`, and,
+    /// without arguments, called through `plainFactory`: the registration with arguments, and the async
+    /// and main-actor ones (`Container+Async.swift`).
+    @inlinable
+    func register<Service, Arguments>(
+        name: String?,
+        argumentCount: Int,
+        plainFactory: ((any Resolver) throws -> Service)?,
+        box: ArgumentFactory<Service, Arguments>
+    ) -> ServiceEntry<Service> {
         add(
             ServiceEntry(
                 key: ServiceKey(
@@ -164,8 +177,8 @@ public final class Container {
                     argumentCount: argumentCount
                 ),
                 scope: defaultObjectScope,
-                plainFactory: nil,
-                argumentFactory: ArgumentFactory(factory),
+                plainFactory: plainFactory,
+                argumentFactory: box,
                 resolveErased: ServiceEntry<Service>.erasedResolve(taking: Arguments.self)
             )
         )
