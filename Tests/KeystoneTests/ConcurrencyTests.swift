@@ -339,7 +339,8 @@ struct ConcurrencyTests {
             }.map { result in
                 let message = String(decoding: result.standardErrorContent, as: UTF8.self)
                 #expect(message.contains("entered by a second thread while another thread was resolving from it"))
-                #expect(message.contains("container.synchronize()"))
+                #expect(message.contains("synchronize() once"))
+                #expect(message.contains("another container of its hierarchy"))
             }
         }
 

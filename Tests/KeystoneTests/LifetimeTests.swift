@@ -397,3 +397,34 @@ struct ResolveAllTests {
         #expect(edges.contains { $0.hasSuffix("Plugin named \"b\"") })
     }
 }
+
+@Suite("Request scopes")
+struct RequestScopeTests {
+    @Test func childrenMadeFromTheSharedViewServeConcurrentRequests() async throws {
+        let app = Container()
+        app.register(SharedState.self) { _ in SharedState() }.inObjectScope(.container)
+        let shared = app.synchronize()
+        let log = EventLog()
+        let states = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for request in 0..<8 {
+                group.addTask {
+                    let child = shared.makeChild(defaultObjectScope: .container) { child in
+                        child.register(Session.self) { _ in Session(user: request) }
+                            .onDispose { session in log.record("request \(session.user)") }
+                        child.register(NamedPlugin.self) { r in
+                            NamedPlugin(name: "work \(request)", shared: try r.resolveThrows(SharedState.self))
+                        }
+                    }
+                    let scope = child.synchronize()
+                    #expect(try scope.resolveThrows(Session.self).user == request)
+                    let work = try scope.resolveThrows(NamedPlugin.self)
+                    try child.dispose()
+                    return ObjectIdentifier(work.shared!)
+                }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(states.count == 1, "every request shares the app's instance")
+        #expect(Set(log.all) == Set((0..<8).map { "request \($0)" }))
+    }
+}

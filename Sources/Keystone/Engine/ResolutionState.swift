@@ -307,9 +307,12 @@ final class ResolutionState {
             if let running = runningThread, !running.isCurrent {
                 fatalError(
                     """
-                    Keystone: a Container was entered by a second thread while another thread was resolving from it. \
-                    A Container is not thread-safe by itself. Fix: call container.synchronize() once, after all \
-                    registrations, and resolve from every thread through the SynchronizedResolver it returns.
+                    Keystone: a Container was entered by a second thread while another thread was resolving from it \
+                    or from another container of its hierarchy (its parent, a child, a sibling): the containers of one \
+                    hierarchy share their resolution state. A Container is not thread-safe by itself. Fix: call \
+                    synchronize() once, after all registrations, and resolve from every thread through the \
+                    SynchronizedResolver it returns; a child made per task or request is resolved through \
+                    child.synchronize() too.
                     """
                 )
             }

@@ -51,6 +51,36 @@ public final class SynchronizedResolver: Resolver, @unchecked Sendable {
 }
 
 extension SynchronizedResolver {
+    /// Makes a child of this view's container, from any thread or task: the way a server makes a request
+    /// scope from the shared view of its app container.
+    ///
+    /// ```swift
+    /// let request = app.makeChild(defaultObjectScope: .container) { child in
+    ///     child.register(UnitOfWork.self) { r in UnitOfWork(store: r.resolve(OrderStore.self)!) }
+    ///         .onDispose { unitOfWork in try unitOfWork.commit() }
+    /// }
+    /// let scope = request.synchronize()
+    /// // ... the request resolves from `scope` ...
+    /// try request.dispose()
+    /// ```
+    ///
+    /// The child belongs to the task that made it. It shares the lock and the resolution state of its
+    /// parent's hierarchy, so while other threads resolve from that hierarchy, resolve from the child
+    /// through its own `synchronize()` view, as above.
+    ///
+    /// - Parameters:
+    ///   - defaultObjectScope: The scope of the child's registrations that do not call `inObjectScope`.
+    ///   - registeringClosure: Registers the child's own services.
+    /// - Returns: A new child container of this view's container.
+    public func makeChild(
+        defaultObjectScope: ObjectScope = .graph,
+        registeringClosure: (Container) -> Void = { _ in }
+    ) -> Container {
+        // `Container(parent:)` reads only the parent's hierarchy, which never changes, and registering in
+        // the child takes the hierarchy's lock.
+        Container(parent: container, defaultObjectScope: defaultObjectScope, registeringClosure: registeringClosure)
+    }
+
     /// The typed resolve of a service that takes no arguments, for ``DIActor`` and the facades: it skips the type-erased
     /// attempt the `Resolver` overloads make first, which a container that counts its resolves (as an
     /// actor's does, see ``Container/countsResolutions``) declines (`synchronized-container` counted:
