@@ -142,6 +142,40 @@ struct AsyncResolutionTests {
         #expect(try await child.resolveAsync(Part.self, name: "container") === shared1)
     }
 
+    @Test func asyncRegistrationsInTheMultitonAndWeakScopes() async throws {
+        let container = Container()
+        container.registerAsync(Connection.self) { (_, serial: Int) in Connection(serial: serial) }
+            .inObjectScope(.multiton)
+        let one = try await container.resolveAsync(Connection.self, argument: 1)
+        #expect(try await container.resolveAsync(Connection.self, argument: 1) === one)
+        #expect(try await container.resolveAsync(Connection.self, argument: 2) !== one)
+        container.registerAsync(Part.self) { _ in Part() }.inObjectScope(.weak)
+        let held = try await container.resolveAsync(Part.self)
+        #expect(try await container.resolveAsync(Part.self) === held)
+    }
+
+    @Test func asyncSingletonsAreDisposedDependentsFirst() async throws {
+        let container = Container()
+        let order = Counter()
+        var disposed: [String] = []
+        let lock = NSLock()
+        func note(_ name: String) {
+            lock.lock()
+            disposed.append(name)
+            lock.unlock()
+            order.increment()
+        }
+        container.registerAsync(Connection.self) { _ in Connection(serial: 1) }
+            .inObjectScope(.container)
+            .onDispose { _ in note("connection") }
+        container.registerAsync(Repository.self) { r in Repository(connection: try await r.resolveAsync(Connection.self)) }
+            .inObjectScope(.container)
+            .onDispose { _ in note("repository") }
+        _ = try await container.resolveAsync(Repository.self)
+        try await container.disposeAsync()
+        #expect(disposed == ["repository", "connection"])
+    }
+
     @Test func initCompletedRunsAfterAnAsyncFactory() async throws {
         let container = Container()
         let completed = Counter()

@@ -38,11 +38,14 @@ extension Container {
     }
 
     /// The `.container` instance registered directly under `key`, if it exists and nothing asks for
-    /// attention (pending registrations, counting, inspection).
+    /// attention (pending registrations, counting, inspection; with `unlessLazyFrontServices`, a `.lazy`
+    /// ``Registry`` service anywhere in the hierarchy, which the property wrappers must look for first).
     @inlinable
-    func existingSharedInstance<Service>(_ key: ServiceKey) -> Service? {
+    func existingSharedInstance<Service>(_ key: ServiceKey, unlessLazyFrontServices: Bool = false) -> Service? {
         hierarchy.withLock {
-            guard !hierarchy.needsAttention, case .registered(let object, _) = lookup(key) else { return nil }
+            guard !hierarchy.needsAttention, !(unlessLazyFrontServices && hierarchy.hasLazyFrontServices),
+                case .registered(let object, _) = lookup(key)
+            else { return nil }
             // Only a `.container`-kind scope ever sets `instance`.
             return (object as! ServiceEntry<Service>).instance
         }
@@ -200,7 +203,7 @@ extension Container {
             if entry.kind == .container {
                 return .wait(try flight(for: entry, as: key, arguments: arguments, in: context))
             }
-            if let existing = try entry.existingInstance(in: context, key: key, arguments: arguments) {
+            if let existing = try entry.existingInstance(in: context, container: self, key: key, arguments: arguments) {
                 return .done(Handoff(existing))
             }
             return .create(Handoff(entry))
@@ -435,7 +438,7 @@ extension ServiceEntry {
         return try container.hierarchy.withLock { () throws(DIError) -> Service in
             // Stored before the `initCompleted` actions run, as a synchronous instance is, so that they
             // may resolve it; numbered in the order of completions once they all succeeded.
-            store(made, in: context, key: key, arguments: arguments)
+            try store(made, in: context, container: container, key: key, arguments: arguments)
             var failure: DIError?
             for action in initCompletedActions where failure == nil {
                 do {
@@ -447,7 +450,7 @@ extension ServiceEntry {
                 }
             }
             if let failure {
-                discard(in: context, key: key, arguments: arguments)
+                discard(in: context, container: container, key: key, arguments: arguments)
                 throw failure
             }
             noteCompletion(key: key, arguments: arguments, completion: container.hierarchy.state.nextCompletion())
@@ -471,75 +474,64 @@ extension ServiceEntry {
     }
 
     /// Forgets an instance whose `initCompleted` action threw. The caller holds the lock.
-    private func discard<Arguments>(in context: AsyncResolution, key: ServiceKey, arguments: Arguments) {
-        switch kind {
-        case .multiton:
+    private func discard<Arguments>(
+        in context: AsyncResolution,
+        container: Container,
+        key: ServiceKey,
+        arguments: Arguments
+    ) {
+        if kind == .multiton {
             if let identity = try? MultitonKey.of(arguments, key: key) {
                 cache?.byArguments[identity] = nil
             }
-        case .custom:
-            customStorage().setInstance(nil, inGraph: GraphIdentifier(record: context.graph))
-        case .transient, .container, .graph, .weak:
-            discardInstance()
-            context.graph.forget(graphRecordKey)
+            return
         }
+        _ = try? container.inGraph(of: context) { state in state.discardIncomplete(self) }
     }
 
-    /// The instance this entry's scope holds for the asynchronous resolution `context`. The caller holds
-    /// the lock.
-    func existingInstance<Arguments>(in context: AsyncResolution, key: ServiceKey, arguments: Arguments) throws(DIError)
-        -> Service?
-    {
-        switch kind {
-        case .transient:
-            return nil
-        case .container:
-            return instance
-        case .graph:
-            return context.graph.instance(for: graphRecordKey) as? Service
-        case .weak:
-            if let object = weakObject, let instance = object as? Service {
-                return instance
-            }
-            return context.graph.instance(for: graphRecordKey) as? Service
-        case .custom:
-            return customStorage().instance(inGraph: GraphIdentifier(record: context.graph)) as? Service
-        case .multiton:
+    /// The instance this entry's scope holds for the asynchronous resolution `context`: the synchronous
+    /// engine's own reading, inside `context`'s graph. The caller holds the lock.
+    func existingInstance<Arguments>(
+        in context: AsyncResolution,
+        container: Container,
+        key: ServiceKey,
+        arguments: Arguments
+    ) throws(DIError) -> Service? {
+        if kind == .multiton {
             return cache?.byArguments[try MultitonKey.of(arguments, key: key)]?.instance
         }
+        return try container.inGraph(of: context) { state in state.existingInstance(of: self) }
     }
 
-    /// Keeps a new instance in this entry's scope. The caller holds the lock.
-    func store<Arguments>(_ made: Service, in context: AsyncResolution, key: ServiceKey, arguments: Arguments) {
-        let isReference = Service.self is AnyObject.Type || type(of: made as Any) is AnyClass
-        switch kind {
-        case .transient:
-            break
-        case .container:
-            if sharesValues || isReference {
-                instance = made
+    /// Keeps a new instance in this entry's scope, as the synchronous engine does, inside `context`'s
+    /// graph. The caller holds the lock.
+    func store<Arguments>(
+        _ made: Service,
+        in context: AsyncResolution,
+        container: Container,
+        key: ServiceKey,
+        arguments: Arguments
+    ) throws(DIError) {
+        if kind == .multiton {
+            if cache == nil {
+                cache = InstanceCache()
             }
-        case .multiton:
-            if let identity = try? MultitonKey.of(arguments, key: key) {
-                if cache == nil {
-                    cache = InstanceCache()
-                }
-                cache?.byArguments[identity] = (made, 0)
-            }
-        case .graph:
-            if isReference {
-                context.graph.store(made, for: graphRecordKey)
-            }
-        case .weak:
-            weakObject = WeakStorage.referenceIfClass(made)
-            if isReference {
-                context.graph.store(made, for: graphRecordKey)
-            }
-        case .custom:
-            customStorage().setInstance(made, inGraph: GraphIdentifier(record: context.graph))
+            cache?.byArguments[try MultitonKey.of(arguments, key: key)] = (made, 0)
+            return
+        }
+        try container.inGraph(of: context) { state in state.store(made, in: self, tainted: false) }
+    }
+}
+
+extension Container {
+    /// Runs `body` with the synchronous engine's state inside the graph of `context`, as one call: the
+    /// engine's own reading and keeping of instances then serve the async path. The caller holds the lock.
+    func inGraph<T>(of context: AsyncResolution, _ body: (ResolutionState) -> T) throws(DIError) -> T {
+        let state = hierarchy.state
+        return try state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) -> T in
+            try state.withCall { () throws(DIError) -> T in body(state) }
         }
     }
-
 }
 
 // MARK: - The resolution in flight

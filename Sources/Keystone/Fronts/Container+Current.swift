@@ -161,17 +161,10 @@ final class FrontContext: Sendable {
     /// inlined into the caller: the lock, one lookup and a load (`inject` row).
     @inlinable
     func existingSharedInstance<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
-        let container = container
-        let hierarchy = container.hierarchy
-        return hierarchy.withLock {
-            guard !hierarchy.needsAttention, !hierarchy.hasLazyFrontServices,
-                case .registered(let object, _) = container.lookup(
-                    ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0)
-                )
-            else { return nil }
-            // Only a `.container`-kind scope, `.global`'s among them, ever sets `instance`.
-            return (object as! ServiceEntry<Service>).instance
-        }
+        container.existingSharedInstance(
+            ServiceKey(serviceType: Service.self, name: name, argumentsType: Void.self, argumentCount: 0),
+            unlessLazyFrontServices: true
+        )
     }
 
     /// Resolves `serviceType` under `name`: the instance the registration's scope holds for `.global`,
