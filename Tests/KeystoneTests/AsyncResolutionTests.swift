@@ -168,9 +168,11 @@ struct AsyncResolutionTests {
         container.registerAsync(Connection.self) { _ in Connection(serial: 1) }
             .inObjectScope(.container)
             .onDispose { _ in note("connection") }
-        container.registerAsync(Repository.self) { r in Repository(connection: try await r.resolveAsync(Connection.self)) }
-            .inObjectScope(.container)
-            .onDispose { _ in note("repository") }
+        container.registerAsync(Repository.self) { r in
+            Repository(connection: try await r.resolveAsync(Connection.self))
+        }
+        .inObjectScope(.container)
+        .onDispose { _ in note("repository") }
         _ = try await container.resolveAsync(Repository.self)
         try await container.disposeAsync()
         #expect(disposed == ["repository", "connection"])
