@@ -440,7 +440,7 @@ extension ServiceEntry {
             // may resolve it; numbered in the order of completions once they all succeeded.
             try store(made, in: context, container: container, key: key, arguments: arguments)
             var failure: DIError?
-            for action in initCompletedActions where failure == nil {
+            for action in initCompletedActions ?? [] where failure == nil {
                 do {
                     try action(resolver, made)
                 } catch let error as DIError {

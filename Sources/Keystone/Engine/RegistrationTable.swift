@@ -114,12 +114,14 @@ final class RegistrationTable {
         }
     }
 
-    /// An open-addressing index from a registration's name to its position in a bucket. It keeps each
-    /// name's hash, so growing never hashes a name again, and compares a name only when hashes match.
+    /// An open-addressing index from a registration's name to its position in a bucket. Each place is one
+    /// word: the low 32 bits of the name's hash above, the position below. Growing never hashes a name
+    /// again (the placement mask stays far below 32 bits), and a name is compared only when the stored
+    /// hash bits match. One word a place rather than a hash word and a position (12 bytes): memory row,
+    /// 8 bytes less per registration.
     struct NameIndex {
-        private var hashes: [Int]
-        /// Positions in the bucket, plus one; 0 marks a free place.
-        private var positions: [Int32]
+        /// `hash bits << 32 | (position + 1)`; 0 marks a free place.
+        private var places: [UInt64]
         private var count = 0
 
         init(capacity: Int) {
@@ -127,8 +129,7 @@ final class RegistrationTable {
             while size < capacity * 2 {
                 size *= 2
             }
-            hashes = Array(repeating: 0, count: size)
-            positions = Array(repeating: 0, count: size)
+            places = Array(repeating: 0, count: size)
         }
 
         /// FNV-1a over the UTF-8 bytes of the name's canonical composition (NFC): names are chosen by the
@@ -158,11 +159,12 @@ final class RegistrationTable {
         }
 
         func position(of key: ServiceKey, hash: Int, in slots: [Slot]) -> Int? {
-            let mask = positions.count &- 1
+            let mask = places.count &- 1
+            let bits = UInt64(UInt32(truncatingIfNeeded: hash)) << 32
             var place = hash & mask
-            while positions[place] != 0 {
-                if hashes[place] == hash {
-                    let position = Int(positions[place]) &- 1
+            while places[place] != 0 {
+                if places[place] & 0xFFFF_FFFF_0000_0000 == bits {
+                    let position = Int(truncatingIfNeeded: places[place] & 0xFFFF_FFFF) &- 1
                     if slots[position].key.matches(key) {
                         return position
                     }
@@ -173,31 +175,29 @@ final class RegistrationTable {
         }
 
         mutating func add(_ position: Int, hash: Int) {
-            if (count + 1) * 2 > positions.count {
+            if (count + 1) * 2 > places.count {
                 grow()
             }
-            insert(hash, Int32(position + 1))
+            insert(UInt64(UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(position + 1))
         }
 
-        private mutating func insert(_ hash: Int, _ position: Int32) {
-            let mask = positions.count &- 1
-            var place = hash & mask
-            while positions[place] != 0 {
+        /// Puts `word` (hash bits and position) in the first free place from its hash's.
+        private mutating func insert(_ word: UInt64) {
+            let mask = places.count &- 1
+            var place = Int(truncatingIfNeeded: word >> 32) & mask
+            while places[place] != 0 {
                 place = (place &+ 1) & mask
             }
-            hashes[place] = hash
-            positions[place] = position
+            places[place] = word
             count += 1
         }
 
         private mutating func grow() {
-            let oldHashes = hashes
-            let oldPositions = positions
-            hashes = Array(repeating: 0, count: oldPositions.count * 2)
-            positions = Array(repeating: 0, count: oldPositions.count * 2)
+            let old = places
+            places = Array(repeating: 0, count: old.count * 2)
             count = 0
-            for place in oldPositions.indices where oldPositions[place] != 0 {
-                insert(oldHashes[place], oldPositions[place])
+            for word in old where word != 0 {
+                insert(word)
             }
         }
     }

@@ -169,7 +169,7 @@ extension ResolutionState {
         frame index: Int
     ) -> (any Error)? {
         var thrown: (any Error)?
-        for action in entry.initCompletedActions where thrown == nil {
+        for action in entry.initCompletedActions ?? [] where thrown == nil {
             userCodeWillRun()
             defer { userCodeDidRun() }
             do {
