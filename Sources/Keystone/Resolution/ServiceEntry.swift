@@ -61,7 +61,7 @@ public final class ServiceEntry<Service> {
     /// dynamic exclusivity checks (`register` row: 76 instructions with them).
     @exclusivity(unchecked) @usableFromInline var owner: ContainerToken?
     /// What only some registrations need, made on first use (see ``EntryExtras``).
-    @exclusivity(unchecked) private var extras: EntryExtras?
+    private var extras: EntryExtras?
     /// The scope that decides how long a resolved instance is shared.
     public private(set) var objectScope: any ObjectScopeProtocol
 
