@@ -28,6 +28,17 @@ final class DictionaryEntry {
     init(_ make: @escaping () -> any Service) { self.make = make }
 }
 
+/// What the app-launch benchmark's generated files (`AppLaunch/`, linked from `Benchmarks/`) expect of the
+/// suite they extend, with nothing of the benchmark harness.
+enum KeystoneSuite {}
+protocol AppObject: AnyObject {
+    var dependencies: [any AppObject] { get }
+}
+struct AppCensus {
+    var objects: Int
+    var references: Int
+}
+
 /// Keeps a result alive until here, so that the optimizer cannot drop the work that made it.
 @inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -137,6 +148,13 @@ case "dictionary-register":
         table[DictionaryKey(type: ObjectIdentifier((any Service).self), name: names[index])] = DictionaryEntry { Plain() }
     }
     sink(table)
+case "app-launch":
+    // One launch per operation, the same code as row 00 of the wall-clock benchmarks: the app's 10
+    // assemblies into a new container, then its root's graph of 149 objects.
+    for _ in 0..<count {
+        let assembler = Assembler(KeystoneSuite.appAssemblies())
+        sink(assembler.resolver.resolve(AppRoot.self))
+    }
 case "startup":
     repeatCount {
         let c = Container()

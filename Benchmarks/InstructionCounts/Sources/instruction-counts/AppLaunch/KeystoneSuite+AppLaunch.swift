@@ -1,0 +1,1 @@
+../../../../Benchmarks/KeystoneBenchmarks/AppLaunch/KeystoneSuite+AppLaunch.swift
