@@ -50,17 +50,18 @@ failed=0
 passed=0
 printf '%-24s %10s %10s\n' scenario measured budget
 for scenario in "${scenarios[@]}"; do
-    budget=$(awk -F'\t' -v s="${scenario%%:*}" '$1 == s { print $3 }' "$budgets")
+    name="${scenario%%:*}"
+    budget=$(awk -F'\t' -v s="$name" '$1 == s { print $3 }' "$budgets")
     if [ -z "$budget" ]; then
         echo "gate.sh: no budget for $scenario in $budgets (run with --update)" >&2
         exit 2
     fi
     measured=$(per_operation "$scenario")
     if [ "$measured" -gt "$budget" ]; then
-        printf '%-24s %10d %10d  OVER BUDGET\n' "${scenario%%:*}" "$measured" "$budget"
+        printf '%-24s %10d %10d  OVER BUDGET\n' "$name" "$measured" "$budget"
         failed=$((failed + 1))
     else
-        printf '%-24s %10d %10d\n' "${scenario%%:*}" "$measured" "$budget"
+        printf '%-24s %10d %10d\n' "$name" "$measured" "$budget"
         passed=$((passed + 1))
     fi
 done
