@@ -10,14 +10,24 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 swift build -c release --package-path "$here" > /dev/null
 binary="$(swift build -c release --package-path "$here" --show-bin-path)/instruction-counts"
 
+# Sets `bytes` to the heap dhat saw at its peak in one run of scenario `$1` with `$2` registrations; stops
+# the script when valgrind or the scenario fails or reports no peak (never a figure made of nothing).
+bytes=
 peak() {
-    valgrind --tool=dhat --dhat-out-file=/dev/null "$binary" "$1" "$2" 2>&1 \
-        | sed -n 's/.*At t-gmax: *\([0-9,]*\) bytes.*/\1/p' | tr -d ,
+    local output status=0
+    output="$(valgrind --tool=dhat --dhat-out-file=/dev/null "$binary" "$1" "$2" 2>&1)" || status=$?
+    bytes="$(sed -n 's/.*At t-gmax: *\([0-9,]*\) bytes.*/\1/p' <<<"$output" | tr -d ,)"
+    if [ "$status" -ne 0 ] || ! [[ "$bytes" =~ ^[0-9]+$ ]] || [ "$bytes" -eq 0 ]; then
+        printf '%s\n' "$output" | tail -n 20 >&2
+        echo "memory.sh: valgrind on scenario $1 ($2 registrations) exited $status and reported no peak" >&2
+        exit 2
+    fi
 }
 
 printf '| registrations kept by | bytes per registration |\n|---|---:|\n'
 for scenario in register dictionary-register; do
-    one=$(peak "$scenario" 1000)
-    two=$(peak "$scenario" 2000)
-    printf '| %s | %d |\n' "$scenario" $(((two - one) / 1000))
+    peak "$scenario" 1000
+    one=$bytes
+    peak "$scenario" 2000
+    printf '| %s | %d |\n' "$scenario" $(((bytes - one) / 1000))
 done

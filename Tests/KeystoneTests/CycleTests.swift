@@ -153,6 +153,42 @@ struct CycleTests {
         #expect(path.first == path.last)
     }
 
+    @Test("Two transient registrations whose initCompleted actions resolve each other are a cycle, not a runaway")
+    func transientInitCompletedActionsResolvingEachOther() {
+        // Each action makes a new instance of the other, whose action makes a new one of the first: the
+        // same keys with no progress. The instances already made are transient, so nothing in the graph
+        // can be reused to end it.
+        final class Left { var right: Right? }
+        final class Right { var left: Left? }
+        let container = Container()
+        container.register(Left.self) { _ in Left() }
+            .initCompleted { r, left in left.right = r.resolve(Right.self) }
+            .inObjectScope(.transient)
+        container.register(Right.self) { _ in Right() }
+            .initCompleted { r, right in right.left = r.resolve(Left.self) }
+            .inObjectScope(.transient)
+        let result = container.resolveResult(Left.self)
+        guard case .failure(.circularDependency(let path)) = result else {
+            Issue.record("expected a cycle, got \(result)")
+            return
+        }
+        #expect(path.map(\.description) == ["Left", "Right", "Left"])
+    }
+
+    @Test("The same pair with one side in the graph scope resolves: the graph's instance closes the loop")
+    func graphInitCompletedActionsResolvingEachOther() throws {
+        final class Left { var right: Right? }
+        final class Right { var left: Left? }
+        let container = Container()
+        container.register(Left.self) { _ in Left() }
+            .initCompleted { r, left in left.right = r.resolve(Right.self) }
+        container.register(Right.self) { _ in Right() }
+            .initCompleted { r, right in right.left = r.resolve(Left.self) }
+            .inObjectScope(.transient)
+        let left = try container.resolveThrows(Left.self)
+        #expect(left.right?.left === left)
+    }
+
     @Test("A dependency resolved again after it was created is not a cycle")
     func diamondIsNotACycle() throws {
         final class Leaf {}

@@ -109,9 +109,8 @@ struct DIActorTests {
     @Test("Functions and types marked @DIActor run on the shared actor")
     func globalActorAttribute() async {
         let tally = IsolatedTally()
-        await tally.add(2)
-        await tally.add(3)
-        #expect(await tally.total == 5)
+        let isolation = await tally.isolation()
+        #expect(isolation == ObjectIdentifier(DIActor.shared), "a @DIActor method runs on DIActor.shared")
     }
 
     // MARK: - Release handlers
@@ -208,10 +207,15 @@ struct DIActorTests {
     @Test("A release handler that outlives its actor does nothing")
     func handlerOutlivingItsActor() async {
         var release: (@Sendable () async -> Void)?
+        weak var gone: DIActor?
         do {
             let actor = DIActor()
+            gone = actor
             release = await actor.register(Widget.self) { Widget(serial: 1) }
         }
+        #expect(release != nil)
+        #expect(gone == nil, "the handler does not keep its actor alive")
+        await release?()  // nothing left to release: returns without touching anything
         await release?()
     }
 
@@ -401,10 +405,9 @@ extension DIActorTests {
 
     @DIActor
     fileprivate final class IsolatedTally {
-        private(set) var total = 0
-
-        func add(_ amount: Int) {
-            total += amount
+        /// The actor this method runs on, as `#isolation` sees it.
+        func isolation() -> ObjectIdentifier? {
+            (#isolation).map { ObjectIdentifier($0) }
         }
     }
 

@@ -214,10 +214,17 @@ struct DisposalTests {
         container.register(Session.self) { _ in Session(user: 1) }
             .inObjectScope(.transient)
             .onDispose { _ in log.record("transient") }
+        container.register(Session.self, name: "weak") { _ in Session(user: 2) }
+            .inObjectScope(.weak)
+            .onDispose { _ in log.record("weak") }
         _ = container.resolve(SharedState.self)
         _ = container.resolve(Session.self)
+        let held = container.resolve(Session.self, name: "weak")
+        #expect(held != nil)
+        #expect(container.resolve(Session.self, name: "weak") === held, "the weak instance is shared while held")
         try container.dispose()
         #expect(log.all.isEmpty)
+        #expect(held?.user == 2)
     }
 }
 

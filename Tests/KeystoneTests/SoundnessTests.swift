@@ -480,16 +480,28 @@ struct SoundnessTests {
     @Test("One graph identifier used with two hierarchies on two threads stays consistent")
     func graphIdentifierAcrossHierarchies() async {
         let graph = GraphIdentifier()
-        await withTaskGroup(of: Void.self) { group in
+        let outcomes = await withTaskGroup(of: (kept: ObjectIdentifier?, allTheSame: Bool).self) { group in
             for _ in 0..<2 {
                 group.addTask {
                     let container = Container()
                     container.register(Part.self) { _ in Part() }
+                    // Held for the whole loop: the graph hands this very instance back to every resolve in it.
+                    let kept = container.withObjectGraph(graph) { $0.resolve(Part.self) }
+                    var allTheSame = kept != nil
                     for _ in 0..<500 {
-                        _ = container.withObjectGraph(graph) { $0.resolve(Part.self) }
+                        let again = container.withObjectGraph(graph) { $0.resolve(Part.self) }
+                        allTheSame = allTheSame && again === kept
                     }
+                    return (kept.map(ObjectIdentifier.init), allTheSame)
                 }
             }
+            var outcomes: [(kept: ObjectIdentifier?, allTheSame: Bool)] = []
+            for await outcome in group {
+                outcomes.append(outcome)
+            }
+            return outcomes
         }
+        #expect(outcomes.count == 2)
+        #expect(outcomes.allSatisfy { $0.allTheSame }, "each hierarchy finds its own instance in the shared graph")
     }
 }
