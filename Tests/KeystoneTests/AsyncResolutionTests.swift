@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Keystone
+@testable import Keystone
 import Testing
 
 // Async factories: `registerAsync`, `resolveAsync`, single-flight `.container` creation, cancellation,
@@ -70,7 +70,7 @@ private final class Gate: @unchecked Sendable {
     }
 }
 
-@Suite("Async factories")
+@Suite("Async factories", .tags(.concurrency, .engine), .hangLimit)
 struct AsyncResolutionTests {
     // MARK: - Registering and resolving
 
@@ -270,10 +270,10 @@ struct AsyncResolutionTests {
                 }
             }
         }
-        while runs.count == 0 {
+        // Every waiter has joined the creation before it fails: none can start a second one.
+        while container.waitersOnCreationsInFlight() < waiters.count {
             await Task.yield()
         }
-        try await Task.sleep(nanoseconds: 20_000_000)
         gate.open()
         for waiter in waiters {
             let error = await waiter.value
@@ -548,7 +548,7 @@ private final class RemoteConfig: Sendable {
     init(flags: [String]) { self.flags = flags }
 }
 
-@Suite("Async factories through the actor front")
+@Suite("Async factories through the actor front", .tags(.concurrency), .hangLimit)
 struct AsyncActorFrontTests {
     @Test func bootstrapConfiguresTheDefaultContainerThatDIActorSharedFronts() async {
         // The actor guide's closing example: the default container, configured once, seen by the actor.

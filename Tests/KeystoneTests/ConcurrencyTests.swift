@@ -123,7 +123,7 @@ private final class SerialLedger: @unchecked Sendable {
     }
 }
 
-@Suite("Thread safety through synchronize()")
+@Suite("Thread safety through synchronize()", .tags(.concurrency, .engine), .hangLimit)
 struct ConcurrencyTests {
     static let workers = 8
     static let resolvesPerWorker = 10_000

@@ -32,7 +32,7 @@ private func key<T>(_ type: T.Type) -> ServiceKey {
     ServiceKey(serviceType: type)
 }
 
-@Suite("Circular dependencies")
+@Suite("Circular dependencies", .tags(.engine))
 struct CycleTests {
     @Test("A factory that resolves itself is a cycle of length 1, reported with its path")
     func selfCycle() {
@@ -94,6 +94,90 @@ struct CycleTests {
         #expect(container.resolve(A.self) == nil)
         #expect(container.resolve(A.self) == nil)
         #expect(counter.count == 2, "the half-built singleton was not cached")
+    }
+
+    @Test("A weak-scoped instance built around a tolerated cycle is not handed out again, even while it lives")
+    func taintedWeakInstanceIsNotKept() {
+        final class Hub { var spoke: Spoke? }
+        final class Spoke { let hub: Hub?; init(hub: Hub?) { self.hub = hub } }
+        let container = Container()
+        let made = Kept<Hub>()
+        let cycles = Counter()
+        container.register(Hub.self) { r in
+            let hub = Hub()
+            made.append(hub)  // outlives the failed call: a weak scope could still find it
+            hub.spoke = r.resolve(Spoke.self)
+            return hub
+        }.inObjectScope(.weak)
+        container.register(Spoke.self) { r in
+            // Only the first Spoke asks for its Hub: the first resolve meets a cycle, later ones do not.
+            cycles.increment()
+            return Spoke(hub: cycles.count == 1 ? r.resolve(Hub.self) : nil)
+        }
+        #expect(container.resolve(Hub.self) == nil, "the cycle fails the whole call")
+        let second = container.resolve(Hub.self)
+        #expect(second != nil)
+        #expect(made.all.count == 2, "the half-built hub was not reused")
+        #expect(second !== made.all.first)
+    }
+
+    @Test("A container-scoped instance whose initCompleted action met a tolerated cycle is not kept")
+    func instanceWhoseActionMetACycleIsNotKept() {
+        final class Owner { var helper: Helper? }
+        final class Helper { let partner: Partner?; init(partner: Partner?) { self.partner = partner } }
+        final class Partner { let helper: Helper?; init(helper: Helper?) { self.helper = helper } }
+        let container = Container()
+        let owners = Counter()
+        let partners = Counter()
+        container.register(Owner.self) { _ in
+            owners.increment()
+            return Owner()
+        }
+        .initCompleted { r, owner in owner.helper = r.resolve(Helper.self) }
+        .inObjectScope(.container)
+        container.register(Helper.self) { r in Helper(partner: r.resolve(Partner.self)) }
+        container.register(Partner.self) { r in
+            // Only the first Partner asks for a Helper: a cycle Helper -> Partner -> Helper, once.
+            partners.increment()
+            return Partner(helper: partners.count == 1 ? r.resolve(Helper.self) : nil)
+        }
+        #expect(container.resolve(Owner.self) == nil, "the cycle fails the whole call")
+        let owner = container.resolve(Owner.self)
+        #expect(owners.count == 2, "the owner completed around the cycle was dropped, not cached")
+        #expect(owner?.helper?.partner != nil)
+        #expect(container.resolve(Owner.self) === owner)
+    }
+
+    @Test("A graph-scoped instance is never reused by a resolve that a deinitializer starts as the graph closes")
+    func graphInstanceIsNotReusedByADeinitializersResolve() throws {
+        final class Probe: @unchecked Sendable {
+            // @unchecked: written once by a deinitializer on the test's thread, read after.
+            var seen: ObjectIdentifier?
+        }
+        final class Transient {
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class Shared {}
+        final class Root {
+            let shared: Shared
+            init(shared: Shared) { self.shared = shared }
+        }
+        let container = Container()
+        let probe = Probe()
+        // Stored in the graph first, held by nobody: released as the graph closes, before `Shared` is.
+        container.register(Transient.self) { [unowned container] _ in
+            Transient { probe.seen = container.resolve(Shared.self).map(ObjectIdentifier.init) }
+        }
+        container.register(Shared.self) { _ in Shared() }
+        container.register(Root.self) { r in
+            _ = r.resolve(Transient.self)
+            return Root(shared: r.resolve(Shared.self)!)
+        }
+        let root = try container.resolveThrows(Root.self)
+        #expect(probe.seen != nil, "the deinitializer resolved")
+        #expect(probe.seen != ObjectIdentifier(root.shared), "its resolve is a graph of its own")
     }
 
     @Test("initCompleted breaks an initializer/property cycle, as the circular dependency guide shows")
@@ -221,7 +305,7 @@ struct CycleTests {
         #expect(top.left.leaf === top.leaf && top.right.leaf === top.leaf)
     }
 
-    @Test("A deep non-circular chain resolves")
+    @Test("A deep non-circular chain resolves", .tags(.deepStack))
     func deepChain() throws {
         let container = Container()
         for level in 0..<100 {
@@ -240,5 +324,14 @@ struct CycleTests {
         container.register(C.self) { _ in CImpl(a: nil) }
         #expect(container.resolve(A.self) == nil)
         #expect(container.resolve(C.self) != nil)
+    }
+}
+
+/// The objects a factory made, kept alive by the test.
+private final class Kept<Object: AnyObject> {
+    private(set) var all: [Object] = []
+
+    func append(_ object: Object) {
+        all.append(object)
     }
 }

@@ -14,7 +14,7 @@ extension ProcessWideContainerTests {
     /// The services the examples name are declared inside the suite, so they never clash with types of
     /// the same name elsewhere in the tests, and `print` is the suite's own, so a test can check what an
     /// example printed.
-    @Suite("The DIActor guide's examples, on DIActor.shared", .serialized)
+    @Suite("The DIActor guide's examples, on DIActor.shared", .serialized, .hangLimit)
     struct DIActorSeedExamplesTests {
         init() async {
             await DIActor.shared.releaseAll()
@@ -272,7 +272,10 @@ extension ProcessWideContainerTests {
             #expect(DIActorBridge.resolveSync(DatabaseService.self) == nil)
         }
 
-        @Test("Threads resolving through the sync bridge and tasks resolving through the actor share one instance")
+        @Test(
+            "Threads resolving through the sync bridge and tasks resolving through the actor share one instance",
+            .tags(.concurrency)
+        )
         func syncBridgeAndActorUnderContention() async {
             await DIActor.shared.registerSharedActor(DatabaseService.self) {
                 usleep(2_000)

@@ -7,7 +7,7 @@ import Testing
 /// Every test here uses a `DIActor()` of its own, never `DIActor.shared`, so the tests run in parallel
 /// without seeing each other's registrations. The tests that need `DIActor.shared` (the guide's
 /// examples, `DIActorGlobalAPI`, `DIActorBridge`) are in `DIActorSeedExamplesTests`.
-@Suite("DIActor")
+@Suite("DIActor", .tags(.concurrency), .hangLimit)
 struct DIActorTests {
     // MARK: - Lifetimes
 

@@ -47,7 +47,7 @@ private final class Clerk {}
 
 // MARK: - Tests
 
-@Suite("DependencyRegistry: scopes, values, optionals and replacement")
+@Suite("DependencyRegistry: scopes, values, optionals and replacement", .hangLimit)
 struct DependencyRegistryTests {
     @Test(".global shares one instance of a class, created on first resolve")
     func globalSharesAClassInstance() {
@@ -208,7 +208,10 @@ struct DependencyRegistryTests {
         }
     }
 
-    @Test("Many tasks registering and resolving in one container see one shared instance per registration")
+    @Test(
+        "Many tasks registering and resolving in one container see one shared instance per registration",
+        .tags(.concurrency)
+    )
     func concurrentUseOfOneContainer() async {
         await Container.withCurrent(Container()) {
             DependencyRegistry.register { () -> Ledger in Savings() }

@@ -80,12 +80,12 @@ private struct SystemClock: Clock {}
 /// `DIActorGlobalAPI` or the facades outside `withCurrent`). `DIActor.shared` fronts that container, and
 /// some of these tests empty it, so every suite that touches it is nested here and runs one test at a
 /// time.
-@Suite("The process-wide default container", .serialized)
+@Suite("The process-wide default container", .serialized, .hangLimit)
 enum ProcessWideContainerTests {}
 
 // MARK: - Tests in containers of their own
 
-@Suite("Fronts soundness")
+@Suite("Fronts soundness", .tags(.concurrency, .engine), .hangLimit)
 struct FrontsSoundnessTests {
     // MARK: @LazyInject's container
 
@@ -359,7 +359,7 @@ private final class FacadeMade: Sendable {
 }
 
 extension ProcessWideContainerTests {
-    @Suite("Fronts soundness: DIActor.shared and the facades share one container and one lock")
+    @Suite("Fronts soundness: DIActor.shared and the facades share one container and one lock", .hangLimit)
     struct FrontsSoundnessDefaultContainerTests {
         init() async {
             await DIActor.shared.releaseAll()
@@ -389,7 +389,10 @@ extension ProcessWideContainerTests {
             #expect(DependencyRegistry.optional() as Gauge? == nil)
         }
 
-        @Test("A DIActor factory using @Inject and an instantiator using resolveSync run on two threads at once")
+        @Test(
+            "A DIActor factory using @Inject and an instantiator using resolveSync run on two threads at once",
+            .tags(.concurrency)
+        )
         func noLockOrderDeadlock() {
             // One thread: DIActor's container first (its factory), then the facades' (`@Inject`). The
             // other: the facades' first (an instantiator), then DIActor's (`resolveSync`). With two locks

@@ -1,7 +1,7 @@
 import Keystone
 import Testing
 
-@Suite("Container hierarchies")
+@Suite("Container hierarchies", .tags(.engine))
 struct HierarchyTests {
     @Test("A child resolves what its parent registered")
     func childSeesParent() {

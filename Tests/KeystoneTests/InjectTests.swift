@@ -76,7 +76,7 @@ private final class Unwired {
 
 // MARK: - Tests
 
-@Suite("Property wrappers: when and from where they resolve")
+@Suite("Property wrappers: when and from where they resolve", .hangLimit)
 struct InjectTests {
     @Test("@Inject resolves when its owner is created; @LazyInject when first read")
     func injectResolvesAtInitLazyInjectOnFirstRead() {
@@ -193,7 +193,7 @@ struct InjectTests {
         withExtendedLifetime(home) {}
     }
 
-    @Test("Wrappers on many threads of one container share one .global instance")
+    @Test("Wrappers on many threads of one container share one .global instance", .tags(.concurrency))
     func wrappersUnderContention() async {
         await Container.withCurrent(Container()) {
             DependencyRegistry.register { Badge(owner: 0) }
@@ -207,7 +207,7 @@ struct InjectTests {
         }
     }
 
-    @Test("Parallel tasks with their own containers never see each other's instances")
+    @Test("Parallel tasks with their own containers never see each other's instances", .tags(.concurrency))
     func parallelContainersAreIsolated() async {
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for owner in 0..<64 {
@@ -263,7 +263,7 @@ extension ProcessWideContainerTests {
     /// The process-wide default container, which `DIActor.shared` fronts too: the suites that touch it are
     /// nested in `ProcessWideContainerTests`, one test at a time, and this one registers a service type no
     /// other test registers.
-    @Suite("The default container", .serialized)
+    @Suite("The default container", .serialized, .hangLimit)
     struct DefaultContainerTests {
         private final class DefaultOnly: Sendable {}
 

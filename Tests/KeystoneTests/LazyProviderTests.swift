@@ -11,7 +11,7 @@ private final class Car {
     }
 }
 
-@Suite("Lazy and Provider")
+@Suite("Lazy and Provider", .tags(.engine))
 struct LazyProviderTests {
     @Test("A Lazy resolves on first access, once")
     func lazyResolvesOnce() throws {

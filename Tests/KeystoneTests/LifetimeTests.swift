@@ -67,7 +67,7 @@ private final class SharedState {}
 /// The key of `Node` under the name of `number`.
 private func nodeName(_ number: Int) -> String { "node\(number)" }
 
-@Suite("Disposal")
+@Suite("Disposal", .tags(.concurrency, .engine), .hangLimit)
 struct DisposalTests {
     @Test func twentyServicesAreDisposedDependentsFirst() throws {
         let container = Container()
@@ -228,7 +228,7 @@ struct DisposalTests {
     }
 }
 
-@Suite("Multiton scope")
+@Suite("Multiton scope", .tags(.concurrency, .engine), .hangLimit)
 struct MultitonTests {
     @Test func oneInstancePerDistinctArguments() throws {
         let container = Container()
@@ -337,7 +337,7 @@ private final class LockedIdentities: @unchecked Sendable {
     }
 }
 
-@Suite("resolveAll")
+@Suite("resolveAll", .tags(.engine), .hangLimit)
 struct ResolveAllTests {
     @Test func everyRegistrationInOrderAncestorsFirstAndAChildShadowsInPlace() {
         let parent = Container()
@@ -405,7 +405,7 @@ struct ResolveAllTests {
     }
 }
 
-@Suite("Request scopes")
+@Suite("Request scopes", .tags(.concurrency), .hangLimit)
 struct RequestScopeTests {
     @Test func childrenMadeFromTheSharedViewServeConcurrentRequests() async throws {
         let app = Container()

@@ -20,7 +20,7 @@ private func madeOnTheMainActor(_ runs: Counter) {
     runs.increment()
 }
 
-@Suite("Main-actor factories")
+@Suite("Main-actor factories", .tags(.concurrency), .hangLimit)
 struct MainActorFactoryTests {
     @Test @MainActor
     func onTheMainActorEveryResolveRunsTheFactoryInPlace() async throws {

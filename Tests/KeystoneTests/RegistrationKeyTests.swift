@@ -2,7 +2,7 @@ import Foundation
 import Keystone
 import Testing
 
-@Suite("Registration keys and runtime arguments")
+@Suite("Registration keys and runtime arguments", .tags(.engine))
 struct RegistrationKeyTests {
     @Test("Registering the same key again replaces the registration and drops its cached instance")
     func replacement() {

@@ -45,7 +45,7 @@ private func checkLevels<T>(_: T.Type, from depth: Int, count: Int, in container
     checkLevels(Level<T>.self, from: depth + 1, count: count, in: container, kept: kept)
 }
 
-@Suite("Registration table growth", .serialized)
+@Suite("Registration table growth", .serialized, .tags(.engine))
 struct RegistrationTableGrowthTests {
     @Test("Instances, weak instances and names survive the table growing several times")
     func growthKeepsEverything() {

@@ -1,7 +1,7 @@
 import Keystone
 import Testing
 
-@Suite("Object scopes")
+@Suite("Object scopes", .tags(.engine))
 struct ScopeTests {
     @Test("A transient registration creates a new instance on every resolve, even within one graph")
     func transient() {

@@ -7,7 +7,7 @@ private final class SomeImplementation: SomeType {}
 
 /// The examples of the thread safety guide, in Swift 6: the queues are `DispatchQueue.global()` and
 /// task groups, and the shared resolver keeps a `Sendable` type.
-@Suite("The thread safety guide's examples")
+@Suite("The thread safety guide's examples", .tags(.concurrency), .hangLimit)
 struct SeedThreadSafetyTests {
     @Test("A synchronized view shared by concurrent queue work items")
     func sharedView() {

@@ -74,7 +74,7 @@ private func key(_ serviceType: Any.Type, _ name: String? = nil) -> ServiceKey {
     ServiceKey(serviceType: serviceType, name: name)
 }
 
-@Suite("Soundness of the engine")
+@Suite("Soundness of the engine", .tags(.concurrency, .engine), .hangLimit)
 struct SoundnessTests {
     // MARK: 1. A registration is published whole
 
@@ -388,7 +388,8 @@ struct SoundnessTests {
     }
 
     @Test(
-        "On a thread with a 512 KiB stack, a chain fails cleanly where the stack runs short, and a shorter one resolves"
+        "On a thread with a 512 KiB stack, a chain fails cleanly where the stack runs short, and a shorter one resolves",
+        .tags(.deepStack)
     )
     func depthLimitProtectsASmallStack() {
         let container = Container()

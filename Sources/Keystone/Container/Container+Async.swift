@@ -207,3 +207,11 @@ extension Container {
         configure(FrontContext.standard.container)
     }
 }
+
+extension Container {
+    /// How many tasks wait now for creations in flight in this container's hierarchy: what a test reads
+    /// to know that its waiters have joined a creation before it lets the creation end.
+    func waitersOnCreationsInFlight() -> Int {
+        hierarchy.withLock { hierarchy.flights.values.reduce(0) { $0 + $1.waiterCount } }
+    }
+}

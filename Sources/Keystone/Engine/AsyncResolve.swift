@@ -665,6 +665,11 @@ final class SingleFlight: Sendable {
         }
     }
 
+    /// How many tasks wait for the outcome now.
+    var waiterCount: Int {
+        state.withLock { $0.waiters.count }
+    }
+
     /// Ends the creation: every waiter, present and future, gets `outcome`.
     func finish(_ outcome: Result<Handoff<Any>, DIError>) {
         let waiters = state.withLock { state in

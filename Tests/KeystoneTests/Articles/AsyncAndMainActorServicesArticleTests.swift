@@ -7,7 +7,7 @@ import Testing
 // The samples of AsyncAndMainActorServices.md, verbatim, each followed by the facts the article states
 // about it. The article's own types are nested in the suite below.
 
-@Suite("Article: Async and Main-Actor Services")
+@Suite("Article: Async and Main-Actor Services", .hangLimit)
 struct AsyncAndMainActorServicesArticleTests {
     final class Database: Sendable {
         /// How many times "app.sqlite" was opened (the other test opens another file, in parallel).

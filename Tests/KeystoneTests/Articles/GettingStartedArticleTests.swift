@@ -8,7 +8,7 @@ import Testing
 // facts the article states about it. They use the shared fixtures: Animal, Cat, Dog, Horse, Person,
 // PetOwner and Owner.
 
-@Suite("Article: the landing page")
+@Suite("Article: the landing page", .hangLimit)
 struct LandingPageArticleTests {
     @Test("The overview sample registers, resolves in two styles, and makes a synchronized view")
     func overview() async throws {
@@ -30,7 +30,7 @@ struct LandingPageArticleTests {
     }
 }
 
-@Suite("Article: Getting Started")
+@Suite("Article: Getting Started", .hangLimit)
 struct GettingStartedArticleTests {
     @Test("Register and resolve: the owner gets the registered cat")
     func registerAndResolve() {

@@ -7,7 +7,7 @@ import Testing
 // it. They use the shared fixtures (Animal, Cat, Person, PetOwner); the cycle's types are nested in the
 // suite. The first line of this file is the article's first sample.
 
-@Suite("Article: Migrating from Swinject")
+@Suite("Article: Migrating from Swinject", .hangLimit)
 struct MigratingFromSwinjectArticleTests {
     @Test("A throwing factory passes a missing dependency on as an error with its path")
     func factoriesMayThrow() {

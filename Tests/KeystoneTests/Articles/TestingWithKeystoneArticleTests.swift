@@ -7,7 +7,7 @@ import Testing
 // it. The samples that are themselves tests (`@Test func ...`) are members of the suite, as written.
 // The article's types are nested in the suite.
 
-@Suite("Article: Testing with Keystone")
+@Suite("Article: Testing with Keystone", .hangLimit)
 struct TestingWithKeystoneArticleTests {
     @Test func theAppGraphResolves() {
         #expect(AppContainer.make().verify() == [])

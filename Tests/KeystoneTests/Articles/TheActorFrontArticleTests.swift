@@ -11,7 +11,7 @@ import Testing
 // `init` empties `DIActor.shared` first), in an extension at the end of this file, and never runs beside
 // another test that uses the shared actor or the default container.
 
-@Suite("Article: The Actor Front")
+@Suite("Article: The Actor Front", .hangLimit)
 struct TheActorFrontArticleTests {
     @Test("The three ways to register, the lifetimes they give, and the inspection calls")
     func registerAndResolve() async throws {

@@ -9,7 +9,7 @@ import Testing
 // is tested in ConcurrencyTests ("In debug builds, a second thread entering an unsynchronized
 // container mid-resolve stops with advice").
 
-@Suite("Article: Thread Safety")
+@Suite("Article: Thread Safety", .tags(.concurrency), .hangLimit)
 struct ThreadSafetyArticleTests {
     @Test("Eight tasks resolve through one view; every stopwatch gets the one container-scoped clock")
     func tasksShareAView() async {

@@ -14,7 +14,7 @@ import Testing
 // | `KEYSTONE_MODEL_SEED` | unset | replay only this sequence seed (printed by a failure); also seeds the threaded run |
 // | `KEYSTONE_MODEL_THREADED_ROUNDS` | 3 | rounds of the threaded model test |
 // | `KEYSTONE_MODEL_THREADED_STEPS` | 2000 | resolves per worker thread and round |
-@Suite("Reliability")
+@Suite("Reliability", .tags(.engine), .hangLimit)
 enum Reliability {}
 
 extension Reliability {

@@ -40,7 +40,7 @@ private final class Sightings: @unchecked Sendable {
 extension Reliability {
     /// A slow factory resolved by many threads at once: it runs once, and everyone gets its instance.
     /// No assertion depends on how long anything takes; the 100 ms only makes the threads overlap.
-    @Suite("Slow factories under contention")
+    @Suite("Slow factories under contention", .tags(.concurrency), .hangLimit)
     struct SlowFactoryTests {
         static let threads = 8
 

@@ -22,7 +22,7 @@ extension Reliability {
     // `KEYSTONE_MODEL_THREADED_ROUNDS` and `KEYSTONE_MODEL_THREADED_STEPS` run more;
     // `KEYSTONE_MODEL_SEED` seeds the run. Thread interleavings are not replayable, so a failure names
     // the round's seed and the worker's step rather than a shrunk sequence.
-    @Suite("Threaded model checking of SynchronizedResolver")
+    @Suite("Threaded model checking of SynchronizedResolver", .tags(.concurrency), .hangLimit)
     struct ThreadedModelTests {
         static let baseSeed: UInt64 = 0x5448_5245_4144_5321  // "THREADS!"
         static let resolvers = 4
