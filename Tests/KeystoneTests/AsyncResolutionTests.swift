@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-@testable import Keystone
 import Testing
+
+@testable import Keystone
 
 // Async factories: `registerAsync`, `resolveAsync`, single-flight `.container` creation, cancellation,
 // cycles across suspension points, `warmUp()`, and what synchronous resolves do with async registrations.
