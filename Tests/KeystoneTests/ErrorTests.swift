@@ -126,7 +126,7 @@ struct ErrorTests {
         #expect(throws: expected) { try provider.get() }
     }
 
-    @Test("The log handler receives the failures that resolve turns into nil")
+    @Test("The log handler receives the failures that resolve turns into nil", .swapsLogHandler)
     func logHandler() {
         // The handler is process-wide: count only this test's own failures, and chain to the previous one.
         let seen = Counter()

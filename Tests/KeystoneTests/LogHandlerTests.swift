@@ -51,7 +51,7 @@ private func isOwn(_ error: DIError) -> Bool {
     }
 }
 
-@Suite("The log handler", .serialized)
+@Suite("The log handler", .serialized, .swapsLogHandler)
 struct LogHandlerTests {
     /// Runs `body` with a handler that collects this file's failures and passes every other failure on
     /// to the handler installed before, which is restored afterwards.

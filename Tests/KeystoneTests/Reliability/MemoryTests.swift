@@ -398,7 +398,7 @@ extension Reliability {
             #expect(census.alive == 0)
         }
 
-        @Test("Failed resolves never make the log handler deeper", .tags(.stackDepthSensitive))
+        @Test("Failed resolves never make the log handler deeper", .tags(.stackDepthSensitive), .swapsLogHandler)
         func failedResolvesDoNotGrowTheLogHandler() async {
             // In a process of its own, since it replaces the process-wide handler. The handler notes how
             // deep in the stack it runs; a handler that gained a reabstraction thunk on every failed
@@ -417,7 +417,8 @@ extension Reliability {
 
         @Test(
             "Reading Container.logHandler and writing it back never makes the handler deeper",
-            .tags(.stackDepthSensitive)
+            .tags(.stackDepthSensitive),
+            .swapsLogHandler
         )
         func savingAndRestoringTheLogHandlerDoesNotGrowIt() async {
             // The save-and-restore pattern of a test that silences Keystone for a while. Each round trip
