@@ -137,6 +137,15 @@ build() {
     fi
 }
 
+# Stops the script when `$1`, the text bytes of `$2`, is not a positive number: a size tool that failed
+# or read nothing must not yield a figure.
+nonzero() {
+    if ! [[ "$1" =~ ^[0-9]+$ ]] || [ "$1" -eq 0 ]; then
+        echo "size.sh: $size_tool found no text in $2" >&2
+        exit 1
+    fi
+}
+
 # `$1` with commas between thousands (printf's `%'d` depends on the locale).
 grouped() {
     sed -e ':again' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 't again' <<<"$1"
@@ -150,8 +159,10 @@ for library in Keystone Swinject; do
         build "$library"
         bin_dir="$(swift build -c release --package-path "$(package_dir "$library")" --show-bin-path)"
         client_text[$library,$count]="$(text_bytes "$bin_dir"/Client.build/*.o)"
+        nonzero "${client_text[$library,$count]}" "the $library client of $count registrations"
     done
     library_text[$library]="$(text_bytes "$bin_dir/$library.build"/*.o)"
+    nonzero "${library_text[$library]}" "the $library module"
 done
 
 echo "| library | client text, $small sites | client text, $large sites | bytes per registration-and-resolve site \

@@ -21,4 +21,12 @@ DIFFERENTIAL_MODE=mutant DIFFERENTIAL_SEQUENCES="${DIFFERENTIAL_MUTANT_SEQUENCES
     | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/mutant detected: \2 sequences diverged, \1 did not/'
 
 echo "== keystone: Swinject vs Keystone"
-DIFFERENTIAL_MODE=keystone DIFFERENTIAL_SEQUENCES="${DIFFERENTIAL_SEQUENCES:-300}" "$binary"
+sequences="${DIFFERENTIAL_SEQUENCES:-300}"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+DIFFERENTIAL_MODE=keystone DIFFERENTIAL_SEQUENCES="$sequences" "$binary" | tee "$log"
+# Exit 0 alone is no pass: every sequence asked for must have run and agreed.
+if ! grep -qx "$sequences passed, 0 failed" "$log"; then
+    echo "run.sh: expected \"$sequences passed, 0 failed\" from the keystone mode" >&2
+    exit 1
+fi

@@ -14,4 +14,9 @@ docc convert "$root/Sources/Keystone/Keystone.docc" \
     --fallback-display-name Keystone --fallback-bundle-identifier keystone \
     --output-path "$work/Keystone.doccarchive" \
     --warnings-as-errors
+# A converter that exits 0 having written nothing is no pass: the archive must hold the module's page.
+if [ ! -f "$work/Keystone.doccarchive/data/documentation/keystone.json" ]; then
+    echo "docs.sh: docc wrote no documentation for the module" >&2
+    exit 1
+fi
 echo "DocC: the catalog converts with no warnings"

@@ -8,4 +8,11 @@ package="$(cd "$(dirname "$0")" && pwd)"
 flags=(--package-path "$package" -Xswiftc -warnings-as-errors)
 
 swift build "${flags[@]}" --build-tests
-swift test "${flags[@]}"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+swift test "${flags[@]}" 2>&1 | tee "$log"
+# A test command that ran nothing is no pass: Swift Testing's closing line must count at least one test.
+if ! grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$log"; then
+    echo "run.sh: the example's test run reported no passing tests" >&2
+    exit 1
+fi
