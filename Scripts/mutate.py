@@ -198,12 +198,12 @@ MUTATIONS = [
         "HierarchyTests|ScopeTests|SoundnessTests",
     ),
     Mutation(
-        "publish-other-threads", "publication",
-        "registrations made by another thread behind a synchronized view are never published",
-        "Synchronization/Hierarchy.swift",
-        "                if pending[index].thread.isCurrent || isKnownUniquelyReferenced(&pending[index].holder) {",
-        "                if pending[index].thread.isCurrent {",
-        "ConcurrencyTests|SoundnessTests|ThreadSafety|SeedThreadSafetyTests|Reliability",
+        "batch-unlocked", "publication",
+        "withContainer runs its block without the hierarchy's lock",
+        "Synchronization/SynchronizedResolver+WithContainer.swift",
+        "        hierarchy.lock.lock()\n        defer { hierarchy.lock.unlock() }\n",
+        "",
+        "SoundnessTests|ThreadSafetyArticleTests",
     ),
 ]
 

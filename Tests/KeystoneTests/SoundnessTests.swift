@@ -76,21 +76,52 @@ private func key(_ serviceType: Any.Type, _ name: String? = nil) -> ServiceKey {
 
 @Suite("Soundness of the engine", .tags(.concurrency, .engine), .hangLimit)
 struct SoundnessTests {
-    // MARK: 1. A registration is published whole
+    // MARK: 1. Publication: in the table when `register` returns; batches whole through withContainer
 
-    @Test("Another thread never sees a registration before the calls chained to it have configured it")
-    func registrationIsPublishedWhole() throws {
+    @Test("Registrations made inside withContainer are seen whole by a thread that resolves meanwhile")
+    func withContainerPublishesABatchWhole() throws {
         let made = Counter()
         let completed = Counter()
-        let seenDuringRegistration = Box<Bool?>(nil)
+        let seen = Box<Part?>(nil)
+        let container = Container()
+        let resolver = container.synchronize()
+        let resolved = DispatchSemaphore(value: 0)
+        container.addBehavior(
+            DuringRegistration {
+                // Another thread resolves while the batch is being registered: it waits for the batch.
+                Thread {
+                    seen.mutate { $0 = resolver.resolve(Part.self) }
+                    resolved.signal()
+                }.start()
+            }
+        )
+        resolver.withContainer { c in
+            c.register(Part.self) { _ in
+                made.increment()
+                return Part()
+            }
+            .inObjectScope(.container)
+            .initCompleted { _, _ in completed.increment() }
+        }
+        #expect(resolved.wait(timeout: .now() + 60) == .success)
+        let mine = try resolver.resolveThrows(Part.self)
+        #expect(seen.value === mine, "the other thread got the one .container instance")
+        #expect(made.count == 1, "the .container factory runs once")
+        #expect(completed.count == 1, "the singleton completed its initCompleted")
+    }
+
+    @Test("Without withContainer, a resolve between register and its chain sees the defaults, as in Swinject")
+    func aResolveBeforeTheChainSeesTheDefaults() throws {
+        let made = Counter()
+        let seen = Box<Part?>(nil)
         let container = Container()
         let resolver = container.synchronize()
         container.addBehavior(
             DuringRegistration {
-                // Another thread resolves while the registration is being made: it must not see it yet.
+                // `register` has put the entry in the table: a thread that resolves now finds it.
                 let done = DispatchSemaphore(value: 0)
                 Thread {
-                    seenDuringRegistration.mutate { $0 = resolver.resolve(Part.self) != nil }
+                    seen.mutate { $0 = resolver.resolve(Part.self) }
                     done.signal()
                 }.start()
                 done.wait()
@@ -101,14 +132,56 @@ struct SoundnessTests {
             return Part()
         }
         .inObjectScope(.container)
-        .initCompleted { _, _ in completed.increment() }
-
-        #expect(seenDuringRegistration.value == false)
+        #expect(seen.value != nil, "the registration was visible when register returned")
         let first = try resolver.resolveThrows(Part.self)
-        let second = try resolver.resolveThrows(Part.self)
-        #expect(first === second)
-        #expect(made.count == 1, "the .container factory runs once")
-        #expect(completed.count == 1, "the singleton completed its initCompleted")
+        #expect(first !== seen.value, "the early resolve ran in the default .graph scope, so nothing was kept")
+        #expect(try resolver.resolveThrows(Part.self) === first, "the chained scope applied at once")
+        #expect(made.count == 2)
+    }
+
+    @Test("A registration whose entry is kept in a variable is visible to other threads at once")
+    func aKeptEntryIsVisible() {
+        let container = Container()
+        let resolver = container.synchronize()
+        let entry = container.register(Part.self) { _ in Part() }.inObjectScope(.container)
+        let seen = Box<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            seen.mutate { $0 = resolver.resolve(Part.self) != nil }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(seen.value)
+        withExtendedLifetime(entry) {}
+    }
+
+    @Test("A child's forward of a parent's new registration is the child's, not the parent's")
+    func aChildsForwardStaysInTheChild() {
+        let parent = Container()
+        let child = Container(parent: parent)
+        let views = (parent: parent.synchronize(), child: child.synchronize())
+        let dog = parent.register(Dog.self) { _ in Dog(name: "Rex") }
+        child.forward(Animal.self, to: dog)
+        #expect(views.child.resolve(Animal.self) != nil)
+        #expect(views.parent.resolve(Animal.self) == nil, "the parent never sees a child's registrations")
+        #expect(parent.hasAnyRegistration(of: Animal.self) == false)
+    }
+
+    @Test("Registering in a child that is then released leaves the hierarchy usable")
+    func aReleasedChildsRegistrationsGoWithIt() {
+        let parent = Container()
+        let view = parent.synchronize()
+        weak var released: Container?
+        do {
+            let child = Container(parent: parent)
+            released = child
+            child.register(Part.self) { _ in Part() }.inObjectScope(.container)
+            #expect(child.synchronize().resolve(Part.self) != nil)
+        }
+        #expect(released == nil)
+        #expect(view.resolve(Part.self) == nil)
+        parent.register(Part.self) { _ in Part() }
+        #expect(view.resolve(Part.self) != nil)
     }
 
     @Test("A registration made on another thread is visible once that thread's statement has ended")

@@ -75,7 +75,6 @@ public final class Container {
     }
 
     deinit {
-        hierarchy.discardPending(of: self)
         token.container = nil
     }
 
@@ -94,9 +93,11 @@ public final class Container {
     /// }
     /// ```
     ///
-    /// The registration is published whole: other threads see it, with everything chained to it
-    /// (`inObjectScope`, `initCompleted`, `implements`), once the statement that registered it has ended,
-    /// or once this thread makes its next call into the container, whichever comes first.
+    /// The registration is in the container, and visible to every thread, when `register` returns. A call
+    /// chained to it (`inObjectScope`, `initCompleted`, `implements`) takes the container's lock and
+    /// applies at once, so a resolve on another thread in between sees the registration with its
+    /// defaults. To add registrations whole while other threads resolve, make them inside
+    /// ``SynchronizedResolver/withContainer(_:)``.
     ///
     /// - Parameters:
     ///   - serviceType: The type to resolve the registration as, usually a protocol.
@@ -185,38 +186,27 @@ public final class Container {
         )
     }
 
-    /// Adds `entry` as a pending registration and tells the behaviors; inlined, so that the entry's
-    /// conformance to `AnyServiceEntry` is known at compile time.
+    /// Puts `entry` in the table and tells the behaviors; inlined, so that the entry's conformance to
+    /// `AnyServiceEntry` is known at compile time.
     @inlinable
     func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        let behaviors = addPending(entry)
+        let behaviors = addRegistration(entry)
         if !behaviors.isEmpty {
             notify(behaviors, of: Service.self, registeredTo: entry, name: entry.key.name)
         }
         return entry
     }
 
-    /// Keeps `entry` out of the table until it is whole (see ``PendingRegistration``), and returns the
-    /// behaviors to tell.
+    /// Puts `entry` in the table under its key, holding the hierarchy's lock, and returns the behaviors
+    /// to tell: from here on every thread sees the registration (API: publication).
     @usableFromInline
-    func addPending(_ entry: any AnyServiceEntry) -> [any Behavior] {
+    func addRegistration(_ entry: any AnyServiceEntry) -> [any Behavior] {
         withHierarchyLock {
             entry.owner = token
-            hierarchy.addPending(entry, key: entry.key, in: self)
-            return behaviors
-        }
-    }
-
-    /// Publishes a registration: `entry` goes into the table under `key`, with the keys forwarded to it
-    /// while it was pending. The caller holds the lock.
-    func publish(_ entry: any AnyServiceEntry, under key: ServiceKey, forwarding forwarded: [ServiceKey] = []) {
-        if let replaced = insert(Slot(key: key, entry: entry, isForwarded: false)) {
-            discardUnreachable(replaced)
-        }
-        for key in forwarded {
-            if let replaced = insert(Slot(key: key, entry: entry, isForwarded: true)) {
+            if let replaced = insert(Slot(key: entry.key, entry: entry, isForwarded: false)) {
                 discardUnreachable(replaced)
             }
+            return behaviors
         }
     }
 
@@ -274,8 +264,8 @@ public final class Container {
             entry: service,
             isForwarded: true
         )
-        let told = withHierarchyLockKeepingPending {
-            if !hierarchy.addPendingForward(slot), let replaced = insert(slot) {
+        let told = withHierarchyLock {
+            if let replaced = insert(slot) {
                 discardUnreachable(replaced)
             }
             return self.behaviors
@@ -419,21 +409,9 @@ public final class Container {
         }
     }
 
-    /// Runs `body` under the hierarchy's lock, once the registrations that are whole are published, so
-    /// that registering and resetting never race with the resolves of a synchronized view (nor with each
-    /// other), and this thread sees its own registrations.
+    /// Runs `body` under the hierarchy's lock, so that registering and resetting never race with the
+    /// resolves of a synchronized view, nor with each other.
     func withHierarchyLock<Result>(_ body: () -> Result) -> Result {
-        hierarchy.withLock {
-            if hierarchy.hasPending {
-                hierarchy.publishPending()
-            }
-            return body()
-        }
-    }
-
-    /// Runs `body` under the hierarchy's lock without publishing: for the calls chained to a
-    /// registration (`implements`), which configure it before it is published.
-    func withHierarchyLockKeepingPending<Result>(_ body: () -> Result) -> Result {
         hierarchy.withLock(body)
     }
 }

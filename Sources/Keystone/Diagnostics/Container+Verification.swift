@@ -90,8 +90,7 @@ extension Container {
             hierarchy.isInspecting = true
             state.inspection = inspection
             defer {
-                // Registrations made meanwhile belong to the copies: published into them, then dropped.
-                hierarchy.publishPending()
+                // Registrations made meanwhile went into the copies, and are dropped with them.
                 state.inspection = nil
                 hierarchy.isInspecting = false
                 for (container, table) in zip(chain, scratch) {

@@ -332,9 +332,6 @@ extension Container {
     /// - Throws: The first ``DIError`` met; the instances created before it are kept.
     nonisolated(nonsending) public func warmUp() async throws(DIError) {
         let entries = hierarchy.withLock { () -> [(ServiceKey, Handoff<any AnyServiceEntry>)] in
-            if hierarchy.hasPending {
-                hierarchy.publishPending()
-            }
             var seen: Set<ServiceKey> = []
             var isolated: [(ServiceKey, Handoff<any AnyServiceEntry>, Date)] = []
             var plain: [(ServiceKey, Handoff<any AnyServiceEntry>, Date)] = []

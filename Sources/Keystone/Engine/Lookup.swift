@@ -28,27 +28,10 @@ extension Container: Resolver {
     @inlinable
     func serve(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
         if hierarchy.needsAttention {
-            return try serveAttentively(request, handing: resolver)
-        }
-        switch lookup(request.key) {
-        case .registered(let entry, let resolveErased):
-            try resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
-            return true
-        case .forwarded:
+            // Counted or inspected: left to the typed path, which counts it with its types known (a
+            // dynamic cast to count it here costs more instructions on the `counted-container` row).
             return false
-        case .missing:
-            return try serveMiss(request.key)
         }
-    }
-
-    /// ``serve(_:handing:)`` when registrations are pending or resolves are observed: publishes, and
-    /// leaves a counted or inspected resolve to the typed path, which counts it with its types known (a
-    /// dynamic cast to count it here costs more: `counted-container` 693 against 511 instructions). Its
-    /// own copy of the switch keeps the inlined `serve` small: checking `attend()` there instead costs
-    /// the `container` row 268 to 310 instructions.
-    @usableFromInline @inline(never)
-    func serveAttentively(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {
-        guard hierarchy.attend() == .none else { return false }
         switch lookup(request.key) {
         case .registered(let entry, let resolveErased):
             try resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
@@ -82,8 +65,8 @@ extension Container: Resolver {
         return found
     }
 
-    /// What every resolve does before its lookup: one load and a branch, unless registrations are
-    /// pending (``PendingRegistration``) or resolves are observed. Returns how this one is observed.
+    /// What every resolve does before its lookup: one load and a branch, unless resolves are observed
+    /// (counted or inspected). Returns how this one is observed.
     @inlinable @inline(__always)
     func prepareToResolve() -> Hierarchy.Observation {
         hierarchy.needsAttention ? hierarchy.attend() : .none

@@ -127,8 +127,8 @@ final class FrontContext: Sendable {
     /// Runs `body` under the hierarchy's recursive lock: the lock of every resolve, every registration
     /// and of the fronts' bookkeeping for this container.
     func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        // The registrations a front makes in `body` are whole when it returns: published then.
-        try container.hierarchy.withLockPublishing(body)
+        // Other threads wait for the lock, so they see the registrations a front makes in `body` whole.
+        try container.hierarchy.withLock(body)
     }
 
     /// Reads or changes the fronts' bookkeeping under the hierarchy's lock.

@@ -47,9 +47,6 @@ extension Container {
         stoppingAtFailure: Bool
     ) throws(DIError) -> [Service] {
         try hierarchy.withLock { () throws(DIError) -> [Service] in
-            if hierarchy.hasPending {
-                hierarchy.publishPending()
-            }
             let keys = allKeys(of: Service.self)
             guard !keys.isEmpty else { return [] }
             var instances: [Service] = []

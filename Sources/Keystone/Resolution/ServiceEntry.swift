@@ -14,10 +14,10 @@ public import Foundation
 ///     .implements(Greeter.self)
 /// ```
 ///
-/// The registration is published whole: other threads see it, with everything chained to it, once the
-/// statement that registered it has ended (or once the registering thread makes its next call into the
-/// container). Configuring it later is safe too (it takes the container's lock), but a resolve made in
-/// between sees the registration as it was configured until then.
+/// The registration is visible to every thread when `register` returns; each call chained to it takes
+/// the container's lock and applies at once, so a resolve made in between sees the registration as it
+/// was configured until then. ``SynchronizedResolver/withContainer(_:)`` registers a batch that other
+/// threads see whole.
 public final class ServiceEntry<Service> {
     // Field order matters: every field of a size that does not depend on `Service` comes first, so that
     // even code that is not specialized for `Service` reaches them, and `instance`, at constant offsets,

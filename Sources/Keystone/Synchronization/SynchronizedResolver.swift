@@ -139,7 +139,6 @@ extension Container {
     ///
     /// - Returns: A view that may be shared by any number of threads and tasks.
     public func synchronize() -> SynchronizedResolver {
-        hierarchy.share()
         return SynchronizedResolver(self)
     }
 }

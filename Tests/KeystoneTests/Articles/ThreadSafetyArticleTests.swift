@@ -106,6 +106,32 @@ struct ThreadSafetyArticleTests {
         #expect(resolver.resolve(Stopwatch.self) != nil)
     }
 
+    @Test("withContainer registers a batch that a thread resolving meanwhile sees whole")
+    func withContainerRegistersWhole() {
+        let container = Container()
+        let seen = Box<Clock?>(nil)
+        let resolved = DispatchSemaphore(value: 0)
+        // While `register` runs inside the block, another thread resolves: it waits for the block to end.
+        let view = container.synchronize()
+        container.addBehavior(
+            OnRegistration {
+                Thread {
+                    seen.mutate { $0 = view.resolve(Clock.self) }
+                    resolved.signal()
+                }.start()
+            }
+        )
+        let resolver = container.synchronize()
+        resolver.withContainer { c in
+            c.register(Clock.self) { _ in SystemClock() }
+                .inObjectScope(.container)
+        }
+        #expect(resolved.wait(timeout: .now() + 60) == .success)
+        let clock = resolver.resolve(Clock.self)
+        #expect(seen.value != nil)
+        #expect(seen.value as AnyObject === clock as AnyObject, "both got the one container-scoped clock")
+    }
+
     @Test("A factory resolves re-entrantly through the view it is handed, in parent and child")
     func reentrantResolves() async {
         let parent = Container()
@@ -137,5 +163,19 @@ extension ThreadSafetyArticleTests {
     final class Stopwatch: Sendable {
         let clock: any Clock
         init(clock: any Clock) { self.clock = clock }
+    }
+}
+
+/// Runs a body whenever a registration is made.
+private final class OnRegistration: Behavior {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+    func container<Type, Service>(
+        _ container: Container,
+        didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>,
+        withName name: String?
+    ) {
+        body()
     }
 }
