@@ -23,6 +23,8 @@ public protocol Engine: AnyObject {
     func resolve(in container: Handle, service: Any.Type, name: String?, args: [ArgValue]) -> Any?
     func removeAll(in container: Handle)
     func resetObjectScope(in container: Handle, _ scope: ScopeKind, serviceType: Any.Type?)
+    /// Makes a synchronized view of `container`, through which its later resolves go.
+    func synchronize(_ container: Handle)
 }
 
 /// Something the adapters implement once per argument count; `dispatch` calls it with the concrete

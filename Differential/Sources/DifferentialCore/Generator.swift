@@ -22,7 +22,10 @@ public func sequenceSeed(start: UInt64, index: Int) -> UInt64 {
 /// Generates a sequence of `count` steps from `seed`.
 public func generate(seed: UInt64, count: Int) -> [Step] {
     var g = Generator(rng: SplitMix64(seed: seed))
-    return (0..<count).map { _ in g.step() }
+    // Half the sequences make a synchronized view before registering anything: registrations then
+    // happen while a view exists, as in an app that shares its container with worker threads early.
+    let first: [Step] = count > 0 && g.chance(0.5) ? [.synchronize(container: 0)] : []
+    return first + (0..<(count - first.count)).map { _ in g.step() }
 }
 
 struct Generator {
@@ -121,6 +124,7 @@ struct Generator {
         case 34..<82: return .resolve(container: container(), request(), hold: chance(0.4))
         case 82..<91: return .drop(index: int(8))
         case 91..<93: return .removeAll(container: container())
+        case 93..<95: return .synchronize(container: container())
         default:
             return .reset(
                 container: container(),

@@ -72,6 +72,8 @@ public func execute<E: Engine>(_ engine: E, _ steps: [Step]) -> [String] {
             engine.removeAll(in: containers[c])
         case .reset(let c, let scope, let service):
             engine.resetObjectScope(in: containers[c], scope, serviceType: service.map { ServiceTypes.all[$0] })
+        case .synchronize(let c):
+            engine.synchronize(containers[c])
         }
         let initOrder = recorder.initLog[logged...].map { "r\($0)" }.joined(separator: ",")
         outcomes.append("\(text) calls=\(recorder.factoryCalls - calls) init=[\(initOrder)]")

@@ -56,6 +56,7 @@ public func swiftTest(name: String, _ divergence: Divergence, oracle: String, su
     }
     lines.append("    let c0 = Container()")
     var containers = 1
+    var views: Set<Int> = []  // containers resolved through a synchronized view from here on
     for (i, step) in body.enumerated() {
         let last = i == divergence.step
         switch step {
@@ -80,7 +81,7 @@ public func swiftTest(name: String, _ divergence: Divergence, oracle: String, su
             }
             lines.append(text)
         case .resolve(let c, let q, let hold):
-            let call = swiftCall("c\(c)", q)
+            let call = swiftCall(views.contains(c) ? "v\(c)" : "c\(c)", q)
             if last {
                 lines.append("    let diverging = \(call)")
                 lines.append("    // Swinject: \(oracle)")
@@ -98,6 +99,8 @@ public func swiftTest(name: String, _ divergence: Divergence, oracle: String, su
         case .reset(let c, let scope, let service):
             let type = service.map { ", serviceType: \(ServiceTypes.names[$0]).self" } ?? ""
             lines.append("    c\(c).resetObjectScope(\(scope.swiftName)\(type))")
+        case .synchronize(let c):
+            lines.append(views.insert(c).inserted ? "    let v\(c) = c\(c).synchronize()" : "    _ = c\(c).synchronize()")
         }
         if last, !(step.isResolve) {
             lines.append("    // ↑ diverges here. Swinject: \(oracle)")

@@ -70,6 +70,8 @@ func simplifications(of step: Step) -> [Step] {
         if c != 0 { out.append(.removeAll(container: 0)) }
     case .child(let p):
         if p != 0 { out.append(.child(parent: 0)) }
+    case .synchronize(let c):
+        if c != 0 { out.append(.synchronize(container: 0)) }
     case .drop: break
     }
     return out
@@ -137,6 +139,7 @@ public func signature(_ steps: [Step]) -> String {
             if q.args.map(\.type) == [.pair] { features.insert("resolve(tuple-arg)") }
             if hold { features.insert("hold") }
         case .drop: features.insert("drop")
+        case .synchronize: features.insert("synchronize")
         case .removeAll: features.insert("removeAll")
         case .reset(_, let scope, let service):
             features.insert("reset(\(scope)\(service == nil ? "" : ", serviceType:"))")

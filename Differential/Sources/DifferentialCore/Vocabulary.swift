@@ -70,6 +70,8 @@ public enum Step: Sendable, Hashable {
     case removeAll(container: Int)
     /// `resetObjectScope(scope)`, or `resetObjectScope(scope, serviceType:)` when `service` is set.
     case reset(container: Int, ScopeKind, service: Int?)
+    /// Makes a synchronized view of container `container`; its later resolves go through the view.
+    case synchronize(container: Int)
 }
 
 /// The container indices a step refers to, rewritten so that each refers to an existing container
@@ -89,6 +91,7 @@ public func normalized(_ steps: [Step]) -> [Step] {
         case .drop: return step
         case .removeAll(let c): return .removeAll(container: fix(c))
         case .reset(let c, let s, let t): return .reset(container: fix(c), s, service: t)
+        case .synchronize(let c): return .synchronize(container: fix(c))
         }
     }
 }

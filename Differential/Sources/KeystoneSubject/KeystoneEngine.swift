@@ -44,8 +44,18 @@ public final class KeystoneEngine: Engine {
         dispatch(registrar, service: service, args: args.map(\.sample))
     }
 
+    /// The synchronized views made so far, by container: a container's resolves go through its view.
+    var views: [ObjectIdentifier: SynchronizedResolver] = [:]
+
+    public func synchronize(_ container: Container) {
+        views[ObjectIdentifier(container)] = container.synchronize()
+    }
+
     public func resolve(in container: Container, service: Any.Type, name: String?, args: [ArgValue]) -> Any? {
-        dispatch(Resolve(resolver: container, name: name), service: service, args: args)
+        if let view = views[ObjectIdentifier(container)] {
+            return dispatch(Resolve(resolver: view, name: name), service: service, args: args)
+        }
+        return dispatch(Resolve(resolver: container, name: name), service: service, args: args)
     }
 
     public func removeAll(in container: Container) { container.removeAll() }

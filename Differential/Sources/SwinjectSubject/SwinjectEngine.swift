@@ -40,8 +40,22 @@ public final class SwinjectEngine: Engine {
         dispatch(registrar, service: service, args: args.map(\.sample))
     }
 
+    /// The synchronized views made so far, by container: a container's resolves go through its view.
+    var views: [ObjectIdentifier: Resolver] = [:]
+
+    public func synchronize(_ container: Container) {
+        views[ObjectIdentifier(container)] = container.synchronize()
+    }
+
     public func resolve(in container: Container, service: Any.Type, name: String?, args: [ArgValue]) -> Any? {
-        dispatch(Resolve(resolver: container, name: name), service: service, args: args)
+        if let view = views[ObjectIdentifier(container)] {
+            // Swinject's view is an existential `Resolver`: opened to the concrete type it holds.
+            func through<R: Resolver>(_ resolver: R) -> Any? {
+                dispatch(Resolve(resolver: resolver, name: name), service: service, args: args)
+            }
+            return through(view)
+        }
+        return dispatch(Resolve(resolver: container, name: name), service: service, args: args)
     }
 
     public func removeAll(in container: Container) { container.removeAll() }
