@@ -224,9 +224,10 @@ struct AsyncResolutionTests {
     @Test func oneHundredConcurrentFirstResolvesRunTheFactoryOnce() async throws {
         let container = Container()
         let runs = Counter()
+        let gate = Gate()
         container.registerAsync(Connection.self) { _ in
             runs.increment()
-            try await Task.sleep(nanoseconds: 50_000_000)
+            await gate.wait()
             return Connection(serial: runs.count)
         }
         .inObjectScope(.container)
@@ -235,6 +236,12 @@ struct AsyncResolutionTests {
             for _ in 0..<100 {
                 group.addTask { ObjectIdentifier(try await resolver.resolveAsync(Connection.self)) }
             }
+            // The creation stays blocked until all hundred wait for it, so every one of them is a first
+            // resolve; a second run of the factory ends the wait early, and fails below.
+            while container.waitersOnCreationsInFlight() < 100 && runs.count < 2 {
+                await Task.yield()
+            }
+            gate.open()
             var identities: Set<ObjectIdentifier> = []
             for try await identity in group {
                 identities.insert(identity)
@@ -311,9 +318,11 @@ struct AsyncResolutionTests {
                 }
             }
         }
-        while runs.count == 0 {
+        // Every waiter has joined the creation, which is blocked on the gate: the cancelled one is waiting.
+        while container.waitersOnCreationsInFlight() < waiters.count {
             await Task.yield()
         }
+        #expect(runs.count == 1)
         waiters[3].cancel()
         // The cancelled waiter ends while the creation is still blocked on the gate.
         guard case .failure(.factoryFailed(_, _, let underlying)) = await waiters[3].value else {
