@@ -130,12 +130,16 @@ struct ScopeTests {
     }
 
     @Test("Changing an entry's scope discards the instance the old scope held")
-    func changingScope() {
+    func changingScope() throws {
         let container = Container()
         let entry = container.register(Food.self) { _ in Sushi() }.inObjectScope(.container)
-        let first = container.resolve(Food.self)
-        entry.inObjectScope(.container)
-        #expect(container.resolve(Food.self) !== first)
+        let first = try #require(container.resolve(Food.self))
+        // `first` is still held: a .weak scope that took over the old instance would hand it out again.
+        entry.inObjectScope(.weak)
+        let second = try #require(container.resolve(Food.self))
+        #expect(second !== first)
+        #expect(container.resolve(Food.self) === second, "the new scope shares its own instance")
+        withExtendedLifetime(first) {}
     }
 
     @Test("The default object scope of a container applies to registrations that do not set one")
