@@ -205,7 +205,13 @@ struct ScopesAndHierarchiesArticleTests {
                 ship.captain = r.resolve(Captain.self)
             }
         container.register(Captain.self) { r in Captain(ship: try r.resolveThrows(Ship.self)) }
-        #expect(throws: DIError.self) { try container.resolveThrows(Ship.self) }
+        let error = #expect(throws: DIError.self) { try container.resolveThrows(Ship.self) }
+        guard case .circularDependency(let path)? = error else {
+            Issue.record("expected a cycle, got \(String(describing: error))")
+            return
+        }
+        #expect(path.first == ServiceKey(serviceType: Ship.self) && path.last == path.first)
+        #expect(path.contains(ServiceKey(serviceType: Captain.self)))
     }
 }
 
