@@ -308,10 +308,19 @@ struct FrontsSoundnessTests {
 
     @Test("ServiceOptions of a replaced registration change nothing, and do not keep it alive")
     func optionsOfAReplacedRegistrationDoNothing() {
+        let witness = WeakBox()
         withRegistryTestbed { journal in
             Registry.performStartup()
-            let options = Registry.register { Kettle() }
+            let options: ServiceOptions
+            do {
+                let captured = Captured()
+                witness.object = captured
+                options = Registry.register { withExtendedLifetime(captured) { Kettle() } }
+            }
+            #expect(witness.object != nil, "the registration holds its factory")
             Registry.override { Kettle() }
+            #expect(witness.object == nil, "the options held here do not keep the replaced factory alive")
+            // After startup, .eager would realize the service at once: on the override, had it reached it.
             options.lifecycle(.eager)
             #expect(journal.count("Kettle.init") == 0)
             Registry.performShutdown()
