@@ -340,6 +340,20 @@ struct FrontsSoundnessTests {
     }
 }
 
+/// Two threads each reach a point once, and there wait a bounded time for the other to reach its own.
+private final class Rendezvous: Sendable {
+    private let arrived = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+    private let visits = [Counter(), Counter()]
+
+    /// On `side`'s first call, announces it and waits up to a second for the other side's first call.
+    func meet(side: Int) {
+        visits[side].increment()
+        guard visits[side].count == 1 else { return }
+        arrived[side].signal()
+        _ = arrived[1 - side].wait(timeout: .now() + 1)
+    }
+}
+
 /// A weak reference that a `@Sendable`-free closure can fill in.
 private final class WeakBox {
     weak var object: AnyObject?
@@ -404,17 +418,20 @@ extension ProcessWideContainerTests {
         )
         func noLockOrderDeadlock() {
             // One thread: DIActor's container first (its factory), then the facades' (`@Inject`). The
-            // other: the facades' first (an instantiator), then DIActor's (`resolveSync`). With two locks
-            // they soon wait for each other forever (each factory pauses between the two, so that the
-            // other thread takes its first lock meanwhile); with one lock, both finish.
+            // other: the facades' first (an instantiator), then DIActor's (`resolveSync`). On their first
+            // call each factory waits (up to a second) for the other thread to be inside its own: with two
+            // locks both get there, each holding its first lock, and then wait for each other forever (the
+            // hang limit ends the run); with one lock the second thread cannot enter, the first stops
+            // waiting, and both finish.
+            let rendezvous = Rendezvous()
             DependencyRegistry.register { Gauge() }
             DIActorBridge.registerSync(Meter.self) { Meter() }
             DIActorBridge.registerSync(ActorMade.self) {
-                Thread.sleep(forTimeInterval: 0.000_05)
+                rendezvous.meet(side: 0)
                 return ActorMade()
             }
             DependencyRegistry.register { () -> FacadeMade in
-                Thread.sleep(forTimeInterval: 0.000_05)
+                rendezvous.meet(side: 1)
                 return FacadeMade(meter: DIActorBridge.resolveSync(Meter.self)!)
             }
             defer {
