@@ -503,12 +503,15 @@ struct AsyncResolutionTests {
         }
         container.register(Part.self) { _ in Part() }
         let resolver = container.synchronize()
+        nonisolated(unsafe) let registering = container  // registering takes the hierarchy's lock
         let pending = Task { try await resolver.resolveAsync(Connection.self) }
         await entered.wait()
-        // Another thread resolves and registers while the factory is suspended.
+        // Another thread registers and resolves while the factory is suspended: with the lock held, it
+        // would block until the gate opens, which happens only after it is done.
         let done = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: resolver.resolve(Part.self) != nil)
+                registering.register(Holder.self) { r in Holder(part: try r.resolveThrows(Part.self)) }
+                continuation.resume(returning: resolver.resolve(Holder.self) != nil)
             }
         }
         #expect(done)
