@@ -105,9 +105,16 @@ struct AsyncResolutionTests {
         #expect(try await container.resolveAsync(String.self, argument: "Ada") == "hi Ada")
         #expect(try await container.resolveAsync(String.self, arguments: "ab", 3) == "ababab")
         #expect(try await container.resolveAsync(String.self, name: "three", arguments: "x", 1, true) == "x1true")
-        await #expect(throws: DIError.self) {
+        // An Int argument is another key than the String one registered.
+        let error = await #expect(throws: DIError.self) {
             try await container.resolveAsync(String.self, argument: 42)
         }
+        guard case .notRegistered(let key, let path, _)? = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(key == ServiceKey(serviceType: String.self, argumentsType: Int.self))
+        #expect(path.isEmpty)
     }
 
     @Test func aGraphIsSharedWithinOneTopLevelResolveAsyncOnly() async throws {
