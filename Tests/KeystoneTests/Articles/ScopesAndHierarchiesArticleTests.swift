@@ -78,7 +78,8 @@ struct ScopesAndHierarchiesArticleTests {
 
         let defaults = Container(defaultObjectScope: .container)
         defaults.register(Logbook.self) { _ in Logbook() }
-        #expect(defaults.resolve(Logbook.self) === defaults.resolve(Logbook.self))
+        let logbook = defaults.resolve(Logbook.self)
+        #expect(logbook != nil && defaults.resolve(Logbook.self) === logbook)
     }
 
     @Test("A custom scope keeps its instance until it is reset")
