@@ -210,7 +210,7 @@ struct ArityTests {
                 (any Trait8).self,
                 (any Trait9).self
             )
-        #expect(type(of: entry) == ServiceEntry<Everything>.self, "the entry comes back, for chaining")
+        #expect(entry.objectScope === ObjectScope.container, "implements hands back the entry it configured")
         let third = nine.resolve(Everything.self)
         #expect(third != nil)
         #expect(nine.resolve((any Trait1).self) as? Everything === third)

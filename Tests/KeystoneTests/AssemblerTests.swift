@@ -39,7 +39,8 @@ struct AssemblerTests {
         let journal = Journal()
         let parent = Assembler([AnimalAssembly(journal: journal)])
         let child = Assembler([PersonAssembly(journal: journal)], parent: parent)
-        #expect(child.resolver.resolve(Person.self) != nil)
+        let person = child.resolver.resolve(Person.self) as? PetOwner
+        #expect(person?.pet.name == "Whiskers", "the child's factory got the parent's Animal")
         #expect(parent.resolver.resolve(Person.self) == nil)
     }
 
@@ -58,13 +59,13 @@ struct AssemblerTests {
 @Suite("Type forwarding")
 struct TypeForwardingTests {
     @Test("implements resolves the same registration, instance and scope, under other types and names")
-    func implements() {
+    func implements() throws {
         let container = Container()
         container.register(Dog.self) { _ in Dog(name: "Hachi") }
             .inObjectScope(.container)
             .implements(Animal.self)
             .implements(Animal.self, name: "pet")
-        let dog = container.resolve(Dog.self)
+        let dog = try #require(container.resolve(Dog.self))
         #expect(container.resolve(Animal.self) as? Dog === dog)
         #expect(container.resolve(Animal.self, name: "pet") as? Dog === dog)
         #expect(container.registeredCount() == 3)

@@ -105,9 +105,16 @@ struct AsyncResolutionTests {
         #expect(try await container.resolveAsync(String.self, argument: "Ada") == "hi Ada")
         #expect(try await container.resolveAsync(String.self, arguments: "ab", 3) == "ababab")
         #expect(try await container.resolveAsync(String.self, name: "three", arguments: "x", 1, true) == "x1true")
-        await #expect(throws: DIError.self) {
+        // An Int argument is another key than the String one registered.
+        let error = await #expect(throws: DIError.self) {
             try await container.resolveAsync(String.self, argument: 42)
         }
+        guard case .notRegistered(let key, let path, _)? = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(key == ServiceKey(serviceType: String.self, argumentsType: Int.self))
+        #expect(path.isEmpty)
     }
 
     @Test func aGraphIsSharedWithinOneTopLevelResolveAsyncOnly() async throws {
@@ -224,9 +231,10 @@ struct AsyncResolutionTests {
     @Test func oneHundredConcurrentFirstResolvesRunTheFactoryOnce() async throws {
         let container = Container()
         let runs = Counter()
+        let gate = Gate()
         container.registerAsync(Connection.self) { _ in
             runs.increment()
-            try await Task.sleep(nanoseconds: 50_000_000)
+            await gate.wait()
             return Connection(serial: runs.count)
         }
         .inObjectScope(.container)
@@ -235,6 +243,12 @@ struct AsyncResolutionTests {
             for _ in 0..<100 {
                 group.addTask { ObjectIdentifier(try await resolver.resolveAsync(Connection.self)) }
             }
+            // The creation stays blocked until all hundred wait for it, so every one of them is a first
+            // resolve; a second run of the factory ends the wait early, and fails below.
+            while container.waitersOnCreationsInFlight() < 100 && runs.count < 2 {
+                await Task.yield()
+            }
+            gate.open()
             var identities: Set<ObjectIdentifier> = []
             for try await identity in group {
                 identities.insert(identity)
@@ -311,9 +325,11 @@ struct AsyncResolutionTests {
                 }
             }
         }
-        while runs.count == 0 {
+        // Every waiter has joined the creation, which is blocked on the gate: the cancelled one is waiting.
+        while container.waitersOnCreationsInFlight() < waiters.count {
             await Task.yield()
         }
+        #expect(runs.count == 1)
         waiters[3].cancel()
         // The cancelled waiter ends while the creation is still blocked on the gate.
         guard case .failure(.factoryFailed(_, _, let underlying)) = await waiters[3].value else {
@@ -494,12 +510,15 @@ struct AsyncResolutionTests {
         }
         container.register(Part.self) { _ in Part() }
         let resolver = container.synchronize()
+        nonisolated(unsafe) let registering = container  // registering takes the hierarchy's lock
         let pending = Task { try await resolver.resolveAsync(Connection.self) }
         await entered.wait()
-        // Another thread resolves and registers while the factory is suspended.
+        // Another thread registers and resolves while the factory is suspended: with the lock held, it
+        // would block until the gate opens, which happens only after it is done.
         let done = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: resolver.resolve(Part.self) != nil)
+                registering.register(Holder.self) { r in Holder(part: try r.resolveThrows(Part.self)) }
+                continuation.resume(returning: resolver.resolve(Holder.self) != nil)
             }
         }
         #expect(done)

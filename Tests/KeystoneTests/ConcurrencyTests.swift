@@ -285,17 +285,18 @@ struct ConcurrencyTests {
     }
 
     @Test("A SynchronizedResolver is passed to Task.detached and task groups without warnings")
-    func sendableAcrossTasks() async {
+    func sendableAcrossTasks() async throws {
         let container = Container()
         container.register(Config.self) { _ in Config() }.inObjectScope(.container)
         let resolver = container.synchronize()
-        let detached = await Task.detached { resolver.resolve(Config.self) }.value
+        let detached = try #require(await Task.detached { resolver.resolve(Config.self) }.value)
         let viaExistential: any Resolver & Sendable = resolver
         let fromGroup = await withTaskGroup(of: Config?.self) { group in
             group.addTask { viaExistential.resolve(Config.self) }
             return await group.next()!
         }
-        #expect(detached === fromGroup)
+        #expect(fromGroup === detached)
+        #expect(container.resolve(Config.self) === detached)
     }
 
     #if DEBUG

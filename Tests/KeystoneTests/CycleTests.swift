@@ -317,13 +317,23 @@ struct CycleTests {
     }
 
     @Test("After a failed top-level call, the next resolve starts clean")
-    func recoveryAfterCycle() {
+    func recoveryAfterCycle() throws {
         let container = Container()
+        let bs = Counter()
         container.register(A.self) { r in AImpl(b: r.resolve(B.self)) }
-        container.register(B.self) { r in BImpl(c: r.resolve(A.self) as? C) }
-        container.register(C.self) { _ in CImpl(a: nil) }
-        #expect(container.resolve(A.self) == nil)
-        #expect(container.resolve(C.self) != nil)
+        container.register(B.self) { r in
+            // Only the first B asks for an A: the first call meets the cycle A -> B -> A, the next does not.
+            bs.increment()
+            return BImpl(c: bs.count == 1 ? r.resolve(A.self) as? C : nil)
+        }
+        #expect(throws: DIError.circularDependency(path: [key(A.self), key(B.self), key(A.self)])) {
+            try container.resolveThrows(A.self)
+        }
+        // The same keys again: anything the failed call left behind (its path, its graph) would fail or
+        // taint this one.
+        let a = try #require(try container.resolveThrows(A.self) as? AImpl)
+        #expect(a.b != nil)
+        #expect(bs.count == 2)
     }
 }
 

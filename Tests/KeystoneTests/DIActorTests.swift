@@ -97,13 +97,19 @@ struct DIActorTests {
     func registeringAgainDropsTheSharedInstance() async {
         let actor = DIActor()
         await actor.registerSharedActor(Store.self) { Store(serial: 1) }
-        let old = await actor.resolve(Store.self)
+        weak var old: Store?
+        do {
+            let store = await actor.resolve(Store.self)
+            old = store
+            #expect(store?.serial == 1)
+        }
+        #expect(old != nil, "the container holds the first instance")
         await actor.registerSharedActor(Store.self) { Store(serial: 2) }
 
         let new = await actor.resolve(Store.self)
-
-        #expect(old?.serial == 1)
+        #expect(old == nil, "once the new registration is in effect, nothing holds the first instance")
         #expect(new?.serial == 2)
+        #expect(await actor.resolve(Store.self) === new)
     }
 
     @Test("Functions and types marked @DIActor run on the shared actor")

@@ -77,7 +77,8 @@ struct DependencyRegistryTests {
 
             #expect(one !== two)
             #expect(one !== shared)
-            #expect(three !== shared)
+            #expect(three != nil)
+            #expect(three !== shared && three !== one && three !== two)
             #expect(journal.count("Savings.init") == 4)
             #expect(DependencyRegistry.resolve() as Ledger === shared)
         }

@@ -87,7 +87,7 @@ struct ErrorTests {
     }
 
     @Test("An initCompleted action that throws fails the resolve and leaves no instance behind")
-    func initCompletedThrows() {
+    func initCompletedThrows() throws {
         let container = Container()
         let counter = Counter()
         container.register(Service.self) { _ in
@@ -98,8 +98,14 @@ struct ErrorTests {
         .initCompleted { _, _ in
             if counter.count == 1 { throw Offline() }
         }
-        #expect(throws: DIError.self) { try container.resolveThrows(Service.self) }
-        #expect(container.resolve(Service.self) != nil)
+        #expect(
+            throws: DIError.factoryFailed(key: ServiceKey(serviceType: Service.self), path: [], underlying: Offline())
+        ) {
+            try container.resolveThrows(Service.self)
+        }
+        let second = try #require(container.resolve(Service.self))
+        #expect(counter.count == 2, "the instance whose action threw was not kept")
+        #expect(container.resolve(Service.self) as? Client === second as? Client)
         #expect(counter.count == 2)
     }
 

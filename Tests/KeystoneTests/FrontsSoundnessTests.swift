@@ -308,10 +308,19 @@ struct FrontsSoundnessTests {
 
     @Test("ServiceOptions of a replaced registration change nothing, and do not keep it alive")
     func optionsOfAReplacedRegistrationDoNothing() {
+        let witness = WeakBox()
         withRegistryTestbed { journal in
             Registry.performStartup()
-            let options = Registry.register { Kettle() }
+            let options: ServiceOptions
+            do {
+                let captured = Captured()
+                witness.object = captured
+                options = Registry.register { withExtendedLifetime(captured) { Kettle() } }
+            }
+            #expect(witness.object != nil, "the registration holds its factory")
             Registry.override { Kettle() }
+            #expect(witness.object == nil, "the options held here do not keep the replaced factory alive")
+            // After startup, .eager would realize the service at once: on the override, had it reached it.
             options.lifecycle(.eager)
             #expect(journal.count("Kettle.init") == 0)
             Registry.performShutdown()
@@ -328,6 +337,20 @@ struct FrontsSoundnessTests {
         let graph = await dependencies.dependencyGraph()
         #expect(graph.nodes.contains { $0.key == ServiceKey(serviceType: Clock.self) })
         #expect(graph.mermaid.hasPrefix("graph TD"))
+    }
+}
+
+/// Two threads each reach a point once, and there wait a bounded time for the other to reach its own.
+private final class Rendezvous: Sendable {
+    private let arrived = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+    private let visits = [Counter(), Counter()]
+
+    /// On `side`'s first call, announces it and waits up to a second for the other side's first call.
+    func meet(side: Int) {
+        visits[side].increment()
+        guard visits[side].count == 1 else { return }
+        arrived[side].signal()
+        _ = arrived[1 - side].wait(timeout: .now() + 1)
     }
 }
 
@@ -395,17 +418,20 @@ extension ProcessWideContainerTests {
         )
         func noLockOrderDeadlock() {
             // One thread: DIActor's container first (its factory), then the facades' (`@Inject`). The
-            // other: the facades' first (an instantiator), then DIActor's (`resolveSync`). With two locks
-            // they soon wait for each other forever (each factory pauses between the two, so that the
-            // other thread takes its first lock meanwhile); with one lock, both finish.
+            // other: the facades' first (an instantiator), then DIActor's (`resolveSync`). On their first
+            // call each factory waits (up to a second) for the other thread to be inside its own: with two
+            // locks both get there, each holding its first lock, and then wait for each other forever (the
+            // hang limit ends the run); with one lock the second thread cannot enter, the first stops
+            // waiting, and both finish.
+            let rendezvous = Rendezvous()
             DependencyRegistry.register { Gauge() }
             DIActorBridge.registerSync(Meter.self) { Meter() }
             DIActorBridge.registerSync(ActorMade.self) {
-                Thread.sleep(forTimeInterval: 0.000_05)
+                rendezvous.meet(side: 0)
                 return ActorMade()
             }
             DependencyRegistry.register { () -> FacadeMade in
-                Thread.sleep(forTimeInterval: 0.000_05)
+                rendezvous.meet(side: 1)
                 return FacadeMade(meter: DIActorBridge.resolveSync(Meter.self)!)
             }
             defer {

@@ -174,6 +174,7 @@ struct InjectTests {
         let translator = Container.withCurrent(other) { reader.translator }
 
         #expect(other.registeredCount() == 0)
+        #expect(translator === Container.withCurrent(home) { DependencyRegistry.resolve() as Translator })
         #expect(reader.translator === translator)
         withExtendedLifetime(home) {}
     }

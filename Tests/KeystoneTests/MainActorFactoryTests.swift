@@ -49,11 +49,10 @@ struct MainActorFactoryTests {
             }
         )
         let resolver = container.synchronize()
-        let ran = try await Task.detached { () throws(DIError) -> Bool in
-            _ = try await resolver.resolveAsync(ScreenModel.self)
-            return true
+        let title = try await Task.detached { () throws(DIError) -> String in
+            try await resolver.resolveAsync(ScreenModel.self).title
         }.value
-        #expect(ran)
+        #expect(title == "Detail")
         #expect(runs.count == 1)
     }
 

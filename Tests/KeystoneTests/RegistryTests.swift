@@ -429,19 +429,26 @@ struct RegistryServiceTests {
     func registeringAgainReplaces() {
         withRegistryTestbed { _ in
             Registry.register(Horn.self) { Beep() }
-            let beep = Registry.resolve(Horn.self)
-            #expect(beep.sound == "beep")
+            weak var firstBeep: Horn?
+            do {
+                let beep = Registry.resolve(Horn.self)
+                firstBeep = beep
+                #expect(beep.sound == "beep")
+            }
+            #expect(firstBeep != nil, "the realized service is kept")
             #expect(registryWarnings().isEmpty)
 
             Registry.register(Horn.self) { Honk() }
-            #expect(Registry.resolve(Horn.self).sound == "honk")
+            let honk = Registry.resolve(Horn.self)
+            #expect(honk.sound == "honk")
+            #expect(firstBeep == nil, "the replaced registration's instance was dropped")
             #expect(registryWarnings().count == 1)
             #expect(registryWarnings().first?.contains("Horn is registered again") == true)
 
             Registry.override(Horn.self) { Beep() }
             let replaced = Registry.resolve(Horn.self)
             #expect(replaced.sound == "beep")
-            #expect(replaced !== beep)
+            #expect(replaced !== honk)
             #expect(registryWarnings().count == 1)
         }
     }

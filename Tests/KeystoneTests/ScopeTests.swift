@@ -78,12 +78,12 @@ struct ScopeTests {
     }
 
     @Test("resetObjectScope with a service type discards only that type's instances")
-    func resetByServiceType() {
+    func resetByServiceType() throws {
         let container = Container()
         container.register(Food.self) { _ in Sushi() }.inObjectScope(.container)
         container.register(Tracked.self) { _ in Tracked() }.inObjectScope(.container)
-        let food = container.resolve(Food.self)
-        let tracked = container.resolve(Tracked.self)
+        let food = try #require(container.resolve(Food.self))
+        let tracked = try #require(container.resolve(Tracked.self))
         container.resetObjectScope(.container, serviceType: Food.self)
         #expect(container.resolve(Food.self) !== food)
         #expect(container.resolve(Tracked.self) === tracked)
@@ -130,20 +130,25 @@ struct ScopeTests {
     }
 
     @Test("Changing an entry's scope discards the instance the old scope held")
-    func changingScope() {
+    func changingScope() throws {
         let container = Container()
         let entry = container.register(Food.self) { _ in Sushi() }.inObjectScope(.container)
-        let first = container.resolve(Food.self)
-        entry.inObjectScope(.container)
-        #expect(container.resolve(Food.self) !== first)
+        let first = try #require(container.resolve(Food.self))
+        // `first` is still held: a .weak scope that took over the old instance would hand it out again.
+        entry.inObjectScope(.weak)
+        let second = try #require(container.resolve(Food.self))
+        #expect(second !== first)
+        #expect(container.resolve(Food.self) === second, "the new scope shares its own instance")
+        withExtendedLifetime(first) {}
     }
 
     @Test("The default object scope of a container applies to registrations that do not set one")
-    func defaultScope() {
+    func defaultScope() throws {
         let container = Container(defaultObjectScope: .container)
         let entry = container.register(Food.self) { _ in Sushi() }
         #expect(entry.objectScope === ObjectScope.container)
-        #expect(container.resolve(Food.self) === container.resolve(Food.self))
+        let food = try #require(container.resolve(Food.self))
+        #expect(container.resolve(Food.self) === food)
     }
 }
 

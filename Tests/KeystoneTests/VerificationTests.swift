@@ -249,18 +249,28 @@ struct ObservationTests {
     }
 
     @Test("verify() leaves weak and custom-scope instances alone")
-    func verifyLeavesOtherScopesAlone() {
+    func verifyLeavesOtherScopesAlone() throws {
         let container = Container()
         container.register(Logger.self) { _ in ConsoleLogger() }.inObjectScope(.weak)
         container.register(Store.self) { r in DiskStore(logger: r.resolve(Logger.self)!, metrics: nil) }
             .inObjectScope(.weak)
-        let store = container.resolve(Store.self)
-        let logger = container.resolve(Logger.self)
+        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
+        let sessionsMade = Counter()
+        container.register(Session.self) { _ in
+            sessionsMade.increment()
+            return UserSession(profile: nil)
+        }
+        .inObjectScope(session)
+        let store = try #require(container.resolve(Store.self))
+        let logger = try #require(container.resolve(Logger.self))
+        let user = try #require(container.resolve(Session.self))
 
         #expect(container.verify() == [])
         #expect(container.resolve(Store.self) === store)
         #expect(container.resolve(Logger.self) === logger)
         #expect((store as? DiskStore)?.logger === logger)
+        #expect(container.resolve(Session.self) === user, "the custom scope's instance was neither read nor replaced")
+        #expect(sessionsMade.count == 2, "verify made its own, in a scratch storage")
     }
 
     @Test("A registration a factory makes during verify() goes with the scratch copies")

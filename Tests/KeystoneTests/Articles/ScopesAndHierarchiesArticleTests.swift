@@ -78,7 +78,8 @@ struct ScopesAndHierarchiesArticleTests {
 
         let defaults = Container(defaultObjectScope: .container)
         defaults.register(Logbook.self) { _ in Logbook() }
-        #expect(defaults.resolve(Logbook.self) === defaults.resolve(Logbook.self))
+        let logbook = defaults.resolve(Logbook.self)
+        #expect(logbook != nil && defaults.resolve(Logbook.self) === logbook)
     }
 
     @Test("A custom scope keeps its instance until it is reset")
@@ -205,7 +206,13 @@ struct ScopesAndHierarchiesArticleTests {
                 ship.captain = r.resolve(Captain.self)
             }
         container.register(Captain.self) { r in Captain(ship: try r.resolveThrows(Ship.self)) }
-        #expect(throws: DIError.self) { try container.resolveThrows(Ship.self) }
+        let error = #expect(throws: DIError.self) { try container.resolveThrows(Ship.self) }
+        guard case .circularDependency(let path)? = error else {
+            Issue.record("expected a cycle, got \(String(describing: error))")
+            return
+        }
+        #expect(path.first == ServiceKey(serviceType: Ship.self) && path.last == path.first)
+        #expect(path.contains(ServiceKey(serviceType: Captain.self)))
     }
 }
 

@@ -262,8 +262,11 @@ extension Reliability {
             #expect(weakContainer == nil)
             #expect(deferring == nil)
             #expect(census.alive == 0, "the lazy's job went with the Deferring that held it")
+            // Held outside, neither reaches its container any longer.
             #expect(throws: DIError.containerDeallocated(key: ServiceKey(serviceType: Job.self))) { try lazy?.get() }
-            #expect(provider != nil)
+            #expect(throws: DIError.containerDeallocated(key: ServiceKey(serviceType: Job.self))) {
+                try provider?.get()
+            }
         }
 
         @Test("Property wrappers of an object made inside withCurrent do not keep the container alive")
