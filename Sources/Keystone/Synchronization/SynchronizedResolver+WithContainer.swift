@@ -24,6 +24,7 @@ extension SynchronizedResolver {
     ///
     /// - Parameter body: Registers or configures, with the container.
     /// - Returns: What `body` returns.
+    @discardableResult
     public func withContainer<T>(_ body: (Container) throws -> T) rethrows -> T {
         let hierarchy = container.hierarchy
         hierarchy.lock.lock()
