@@ -200,23 +200,48 @@ func resolveFast<R: Resolver, Service, Arguments>(
     arguments: Arguments,
     argumentCount: Int
 ) throws(DIError) -> Service {
-    var result: Service?
-    let served = try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) -> Bool in
-        try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
-            try resolver._resolve(
-                _ResolutionRequest(
-                    key: .of(Service.self, name: name, Arguments.self, argumentCount),
-                    arguments: UnsafeRawPointer(arguments),
-                    result: UnsafeMutableRawPointer(result)
-                )
-            )
-        }
+    // The result is written to uninitialized memory for one `Service` on the stack, and the pointers
+    // are passed as `&` arguments rather than through `withUnsafeMutablePointer` and its kin: compiled
+    // generically, as the witness of a `resolve` requirement called through `any Resolver` is, a local
+    // `Service?` or `withUnsafeTemporaryAllocation` looks up the metadata of `Optional<Service>` or
+    // `Result<Service, DIError>` on every call, and each closure adds a thunk. A service that does not
+    // fit takes the typed path.
+    var storage: ResultStorage = (0, 0, 0, 0, 0, 0, 0, 0)
+    guard
+        MemoryLayout<Service>.size <= MemoryLayout<ResultStorage>.size,
+        MemoryLayout<Service>.alignment <= MemoryLayout<ResultStorage>.alignment
+    else {
+        return try resolver.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
     }
-    if served, let result {
-        return result
+    var passed = arguments
+    let key = ServiceKey.of(Service.self, name: name, Arguments.self, argumentCount)
+    if try serveErased(resolver, key, arguments: &passed, result: &storage) {
+        return takeResult(&storage, as: Service.self)
     }
     return try resolver.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
 }
+
+/// Asks `resolver` to serve a resolve with erased types; `true` if it initialized `result`.
+@inlinable @inline(__always)
+func serveErased<R: Resolver, Arguments>(
+    _ resolver: R,
+    _ key: ServiceKey,
+    arguments: UnsafePointer<Arguments>,
+    result: UnsafeMutableRawPointer
+) throws(DIError) -> Bool {
+    try resolver._resolve(_ResolutionRequest(key: key, arguments: UnsafeRawPointer(arguments), result: result))
+}
+
+/// Moves the instance a served resolve left in `storage` out of it.
+@inlinable @inline(__always)
+func takeResult<Service>(_ storage: UnsafeMutableRawPointer, as _: Service.Type) -> Service {
+    storage.assumingMemoryBound(to: Service.self).move()
+}
+
+/// Room on the stack for the instance a type-erased resolve returns: eight words, enough for a class
+/// reference, an existential (five words) or a small struct.
+@usableFromInline
+typealias ResultStorage = (Int, Int, Int, Int, Int, Int, Int, Int)
 
 /// A resolve in the `Optional`-returning style: a failure becomes `nil` and is logged (see
 /// ``Container/logHandler``).
@@ -254,8 +279,9 @@ func resolveAsResult<R: Resolver, Service, Arguments>(
     }
 }
 
-/// A resolve with its types erased: the key, a pointer to the arguments, and a pointer to an
-/// `Optional` of the service type for the result. An implementation detail of ``Resolver/_resolve(_:)``.
+/// A resolve with its types erased: the key, a pointer to the arguments, and a pointer to uninitialized
+/// memory for one instance of the service type, which a resolver that serves the request initializes.
+/// An implementation detail of ``Resolver/_resolve(_:)``.
 public struct _ResolutionRequest {
     @usableFromInline let key: ServiceKey
     @usableFromInline let arguments: UnsafeRawPointer
