@@ -24,3 +24,17 @@ final class Screen {
 
 /// Never registered.
 final class Missing {}
+
+// The domain of the migration guide's samples.
+
+protocol Animal {
+    var name: String { get }
+}
+
+final class Cat: Animal {
+    let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+}

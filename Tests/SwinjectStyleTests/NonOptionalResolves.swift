@@ -5,17 +5,20 @@ import Keystone
 // calls the library's `Optional`-returning resolve of the same spelling, which must be chosen over the
 // method it is written in. This file compiles unchanged against Swinject 2.10.0 (`import Swinject`).
 
+// The sample of MigratingFromSwinject.md.
+extension Resolver {
+    func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String) -> Service {
+        guard let service = self.resolve(serviceType, name: name) else {
+            fatalError("\(Service.self) named \(name) is not registered")
+        }
+        return service
+    }
+}
+
 extension Resolver {
     func resolve<Service>(_ serviceType: Service.Type = Service.self) -> Service {
         guard let service = self.resolve(serviceType) else {
             fatalError("\(Service.self) is not registered")
-        }
-        return service
-    }
-
-    func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String) -> Service {
-        guard let service = self.resolve(serviceType, name: name) else {
-            fatalError("\(Service.self) named \(name) is not registered")
         }
         return service
     }
