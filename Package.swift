@@ -24,6 +24,9 @@ let package = Package(
         .executableTarget(name: "KeystoneDemo", dependencies: ["Keystone"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone"]),
         .testTarget(name: "KeystoneTestingTests", dependencies: ["KeystoneTesting", "Keystone"]),
+        // App-style extensions on `Resolver` and `Container`, in a module of their own: like an app's, they
+        // change which `resolve` an unannotated call in that module picks.
+        .testTarget(name: "SwinjectStyleTests", dependencies: ["Keystone"]),
     ],
     swiftLanguageModes: [.v6]
 )

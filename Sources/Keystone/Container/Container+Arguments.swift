@@ -8,7 +8,7 @@
 
 extension Container {
     /// Registers how to make `serviceType` from one or more runtime arguments, passed by
-    /// ``Resolver/resolve(_:name:_:argument:)`` (one) or ``Resolver/resolve(_:name:_:arguments:_:_:)``
+    /// ``Resolver/resolve(_:argument:)`` (one) or ``Resolver/resolve(_:arguments:)``
     /// (several).
     ///
     /// ```swift

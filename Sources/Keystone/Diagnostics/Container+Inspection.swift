@@ -38,18 +38,33 @@ extension Container {
         set { withHierarchyLock { hierarchy.countsResolutions = newValue } }
     }
 
-    /// A report of every registration of this container: its key, scope, when it was registered,
-    /// how often it was resolved, whether it is shared (one instance for every resolve: `.container`), and
-    /// whether an instance is held now.
+    /// A report of every registration of this container: its key, scope, when it was registered, how
+    /// often it was resolved if resolves are counted, whether it is shared (one instance for every
+    /// resolve: `.container`), and whether an instance is held now.
+    ///
+    /// Counting is opt-in: a plain `Container` counts no resolves until you set ``countsResolutions``
+    /// (the container a ``DIActor`` fronts counts them from the start). Until then the header says that
+    /// resolves are not counted, and each line leaves the count out:
+    ///
+    /// ```text
+    /// Container with 2 registrations, resolves not counted (see countsResolutions):
+    /// • Animal named "cat" [container] registered 2026-11-21T10:30:00Z, shared, instance held
+    /// • Database [graph] registered 2026-11-21T10:30:01Z
+    /// ```
+    ///
+    /// Turn counting on before the resolves you want counted, cached resolves included:
+    ///
+    /// ```swift
+    /// container.countsResolutions = true
+    /// // ... the app resolves ...
+    /// print(container.statusReport())
+    /// ```
     ///
     /// ```text
     /// Container with 2 registrations (parent has 1):
     /// • Animal named "cat" [container] registered 2026-11-21T10:30:00Z, resolved 15 times, shared, instance held
     /// • Database [graph] registered 2026-11-21T10:30:01Z, resolved 8 times
     /// ```
-    ///
-    /// Resolution counts, cached resolves included, are kept only while ``countsResolutions`` is on;
-    /// otherwise the header says that resolves are not counted, and each line leaves the count out.
     public func statusReport() -> String {
         withHierarchyLock {
             struct Line {
@@ -90,7 +105,7 @@ extension Container {
         }
     }
 
-    /// Prints ``statusReport()``.
+    /// Prints ``statusReport()``; resolves are counted in it only while ``countsResolutions`` is on.
     public func printStatus() {
         print(statusReport())
     }

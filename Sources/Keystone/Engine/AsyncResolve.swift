@@ -60,23 +60,25 @@ extension Container {
         _ arguments: Arguments,
         through view: SynchronizedResolver?
     ) throws(DIError) -> Service? {
-        var result: Service?
         let resolver = view.map(ResolverReference.init) ?? ResolverReference(self)
-        let served: Bool
+        let result: Service?
         do {
-            served = try hierarchy.withLock { () throws(DIError) -> Bool in
-                try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) -> Bool in
+            result = try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) {
+                (buffer) throws(DIError) -> Service? in
+                let instance = buffer.baseAddress.unsafelyUnwrapped
+                let served = try hierarchy.withLock { () throws(DIError) -> Bool in
                     try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
                         try serve(
                             _ResolutionRequest(
                                 key: key,
                                 arguments: UnsafeRawPointer(arguments),
-                                result: UnsafeMutableRawPointer(result)
+                                result: UnsafeMutableRawPointer(instance)
                             ),
                             handing: resolver
                         )
                     }
                 }
+                return served ? instance.move() : nil
             }
         } catch {
             if error.asksForIsolation(of: key) {
@@ -84,7 +86,7 @@ extension Container {
             }
             throw error
         }
-        if served, let result {
+        if let result {
             return result
         }
         return try resolveIfSynchronousInGeneral(key, arguments, resolver: view ?? self)

@@ -416,7 +416,7 @@ extension ServiceEntry {
                 arguments: arguments,
                 resolver: resolver.resolver
             )
-            result.assumingMemoryBound(to: Service?.self).pointee = instance
+            result.initializeMemory(as: Service.self, to: instance)
         }
     }
 
@@ -435,7 +435,7 @@ extension ServiceEntry {
 
 /// Resolves an entry for code that knows neither its service type nor its argument types: `entry` is
 /// the `ServiceEntry`, `key` the key it was found under, `arguments` points to the arguments and `result`
-/// to an `Optional` of the service type, which it sets.
+/// to uninitialized memory for one instance of the service type, which it initializes unless it throws.
 @usableFromInline
 typealias ErasedResolve = (
     _ entry: AnyObject,

@@ -1,13 +1,15 @@
-// The resolves that pass runtime arguments, in the three styles (Optional, throwing, Result): one overload
-// for one argument (`argument:`) and one parameter-pack overload for two or more (`arguments:`).
+// The resolves that pass runtime arguments, in the three styles (Optional, throwing, Result).
 // `Container+Arguments.swift` holds the matching registration, `Resolver+Packs.swift` the helpers.
 //
 // Arguments are plain parameters, evaluated left to right before the call, so `try` and `await` work
-// inside them as in Swinject. Each keeps its static type: the defaulted `_StaticArgumentTypes` parameter
-// mentions the argument types before the arguments, and Swift (SE-0352) does not open an existential
-// argument whose type parameter an earlier parameter already uses. A pack element is never opened.
+// inside them as in Swinject. Each keeps its static type, never opened to the value's dynamic type
+// (SE-0352) even in Swift 6 mode: the `resolve` requirements take their arguments as one parameter pack,
+// whose elements are never opened; `resolveThrows` and `resolveResult` take them after a defaulted
+// `_StaticArgumentTypes` parameter that mentions their types, and Swift does not open an existential
+// argument whose type parameter an earlier parameter already uses.
 
-/// An implementation detail of the `resolve` overloads that take runtime arguments; never pass it.
+/// An implementation detail of the `resolveThrows` and `resolveResult` overloads that take runtime
+/// arguments; never pass it.
 ///
 /// Its only job is to mention the argument types in a parameter before the arguments, which stops Swift
 /// from opening an existential argument to its dynamic type: a value typed `any Animal` then finds the
@@ -15,33 +17,45 @@
 ///
 /// ```swift
 /// let animal: any Animal = Cat()
-/// container.resolve(Person.self, argument: animal)  // finds register(Person.self) { (_, pet: Animal) in ... }
+/// container.resolveThrows(Person.self, argument: animal)  // finds register(Person.self) { (_, pet: Animal) in ... }
 /// ```
 public struct _StaticArgumentTypes<T> {}
 
 extension Resolver {
-    /// Resolves the registration of `serviceType` under `name` whose factory takes one argument of this
-    /// static type, passing it.
-    ///
-    /// ```swift
-    /// container.register(Animal.self) { _, name in Horse(name: name) }
-    /// let spirit = container.resolve(Animal.self, argument: "Spirit")
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type to resolve.
-    ///   - name: The registration name, or `nil` for the unnamed registration.
-    ///   - staticTypes: Leave it out: it keeps an existential argument's static type.
-    ///   - arg1: The argument; its static type must be the registered one exactly.
-    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    /// Resolves the unnamed registration of `serviceType` whose factory takes one argument: the
+    /// implementation every resolver uses.
     @inlinable @inline(__always)
-    public func resolve<Service, Arg1>(
+    public func resolve<Service, each Arg>(_ serviceType: Service.Type, argument: repeat each Arg) -> Service? {
+        resolveOptionalPacked(self, serviceType, name: nil, repeat each argument)
+    }
+
+    /// Resolves the registration of `serviceType` under `name` whose factory takes one argument: the
+    /// implementation every resolver uses.
+    @inlinable @inline(__always)
+    public func resolve<Service, each Arg>(
         _ serviceType: Service.Type,
-        name: String? = nil,
-        _ staticTypes: _StaticArgumentTypes<Arg1>? = nil,
-        argument arg1: Arg1
+        name: String?,
+        argument: repeat each Arg
     ) -> Service? {
-        resolveOptional(self, serviceType, name: name, arguments: arg1, argumentCount: 1)
+        resolveOptionalPacked(self, serviceType, name: name, repeat each argument)
+    }
+
+    /// Resolves the unnamed registration of `serviceType` whose factory takes two or more arguments: the
+    /// implementation every resolver uses.
+    @inlinable @inline(__always)
+    public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
+        resolveOptionalPacked(self, serviceType, name: nil, repeat each arguments)
+    }
+
+    /// Resolves the registration of `serviceType` under `name` whose factory takes two or more arguments:
+    /// the implementation every resolver uses.
+    @inlinable @inline(__always)
+    public func resolve<Service, each Arg>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: repeat each Arg
+    ) -> Service? {
+        resolveOptionalPacked(self, serviceType, name: name, repeat each arguments)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory
@@ -88,34 +102,6 @@ extension Resolver {
         argument arg1: Arg1
     ) -> Result<Service, DIError> {
         resolveAsResult(self, serviceType, name: name, arguments: arg1, argumentCount: 1)
-    }
-
-    /// Resolves the registration of `serviceType` under `name` whose factory takes two or more arguments
-    /// of these static types, in this order, passing them.
-    ///
-    /// ```swift
-    /// container.register(Animal.self) { _, name, running in Horse(name: name, running: running) }
-    /// let lucky = container.resolve(Animal.self, arguments: "Lucky", true)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type to resolve.
-    ///   - name: The registration name, or `nil` for the unnamed registration.
-    ///   - staticTypes: Leave it out: it keeps an existential argument's static type.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    ///   - rest: The further arguments, if any.
-    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1, Arg2, each Rest>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        _ staticTypes: _StaticArgumentTypes<(Arg1, Arg2)>? = nil,
-        arguments arg1: Arg1,
-        _ arg2: Arg2,
-        _ rest: repeat each Rest
-    ) -> Service? {
-        resolveOptionalPacked(self, serviceType, name: name, arg1, arg2, repeat each rest)
     }
 
     /// Resolves, or throws why it cannot, the registration of `serviceType` under `name` whose factory

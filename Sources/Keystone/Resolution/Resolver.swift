@@ -15,7 +15,124 @@
 ///
 /// To conform a type of your own (a test double, say), implement
 /// ``resolveService(_:name:arguments:argumentCount:)``; every other call is built on it.
+///
+/// The `Optional`-returning `resolve` calls are requirements of the protocol, as in Swinject, with
+/// default implementations: a requirement is preferred over a method of a protocol extension, so an app's
+/// own extension that adds a non-optional `resolve` with the same base name can call them from inside:
+///
+/// ```swift
+/// extension Resolver {
+///     func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String) -> Service {
+///         guard let service = self.resolve(serviceType, name: name) else {
+///             fatalError("\(Service.self) named \(name) is not registered")
+///         }
+///         return service
+///     }
+/// }
+/// ```
 public protocol Resolver {
+    /// Resolves the unnamed registration of `serviceType` that takes no runtime arguments.
+    ///
+    /// ```swift
+    /// let animal = container.resolve(Animal.self)
+    /// ```
+    ///
+    /// There is no need to implement it: the default implementation is the one to use.
+    ///
+    /// - Parameter serviceType: The service type to resolve.
+    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed
+    ///   (``resolveThrows(_:name:)`` says why).
+    func resolve<Service>(_ serviceType: Service.Type) -> Service?
+
+    /// Resolves the registration of `serviceType` under `name` that takes no runtime arguments.
+    ///
+    /// ```swift
+    /// let cat = container.resolve(Animal.self, name: "cat")
+    /// ```
+    ///
+    /// There is no need to implement it: the default implementation is the one to use.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type to resolve.
+    ///   - name: The registration name, or `nil` for the unnamed registration.
+    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed
+    ///   (``resolveThrows(_:name:)`` says why).
+    func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service?
+
+    /// Resolves the unnamed registration of `serviceType` whose factory takes one argument of this static
+    /// type, passing it.
+    ///
+    /// ```swift
+    /// container.register(Animal.self) { _, name in Horse(name: name) }
+    /// let spirit = container.resolve(Animal.self, argument: "Spirit")
+    /// ```
+    ///
+    /// The argument is declared as a parameter pack so that Swift passes it with its static type: a value
+    /// typed `any Animal` finds the registration whose factory takes `Animal`. Pass exactly one; for
+    /// several, write `arguments:`. There is no need to implement it.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type to resolve.
+    ///   - argument: The argument; its static type must be the registered one exactly.
+    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    func resolve<Service, each Arg>(_ serviceType: Service.Type, argument: repeat each Arg) -> Service?
+
+    /// Resolves the registration of `serviceType` under `name` whose factory takes one argument of this
+    /// static type, passing it.
+    ///
+    /// ```swift
+    /// let spirit = container.resolve(Animal.self, name: "horse", argument: "Spirit")
+    /// ```
+    ///
+    /// Pass exactly one argument; for several, write `arguments:`. There is no need to implement it.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type to resolve.
+    ///   - name: The registration name, or `nil` for the unnamed registration.
+    ///   - argument: The argument; its static type must be the registered one exactly.
+    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    func resolve<Service, each Arg>(
+        _ serviceType: Service.Type,
+        name: String?,
+        argument: repeat each Arg
+    ) -> Service?
+
+    /// Resolves the unnamed registration of `serviceType` whose factory takes two or more arguments of
+    /// these static types, in this order, passing them.
+    ///
+    /// ```swift
+    /// container.register(Animal.self) { _, name, running in Horse(name: name, running: running) }
+    /// let lucky = container.resolve(Animal.self, arguments: "Lucky", true)
+    /// ```
+    ///
+    /// There is no need to implement it.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type to resolve.
+    ///   - arguments: The arguments, each with the static type the registration takes.
+    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service?
+
+    /// Resolves the registration of `serviceType` under `name` whose factory takes two or more arguments
+    /// of these static types, in this order, passing them.
+    ///
+    /// ```swift
+    /// let lucky = container.resolve(Animal.self, name: "horse", arguments: "Lucky", true)
+    /// ```
+    ///
+    /// There is no need to implement it.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type to resolve.
+    ///   - name: The registration name, or `nil` for the unnamed registration.
+    ///   - arguments: The arguments, each with the static type the registration takes.
+    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed.
+    func resolve<Service, each Arg>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: repeat each Arg
+    ) -> Service?
+
     /// Resolves the registration with the given service type, name and argument types, and calls
     /// its factory with `arguments` if it needs a new instance.
     ///
@@ -65,10 +182,13 @@ extension Resolver {
     }
 }
 
-// The overloads and the functions below are forced inline, down to the call to `_resolve`: at the call
-// site the service and argument types are concrete even when the resolver is an `any Resolver` (as in
-// every factory), so the whole path is compiled for them. A function generic over the resolver that
-// were called instead of inlined would run unspecialized for an opened existential.
+// The default implementations and the functions below are forced inline, down to the call to `_resolve`.
+// On a resolver of concrete type (a `Container`, a `SynchronizedResolver`) a `resolve` requirement is
+// devirtualized and the whole path is compiled for the concrete service and argument types. Through an
+// `any Resolver` (as in every factory) a `resolve` requirement is reached through the witness table and
+// runs the default implementation compiled generically over the service type; it has to be a requirement
+// for apps' own `resolve` extensions to compile, as in Swinject. `resolveThrows` and `resolveResult`,
+// which are not requirements, are inlined at every call site, `any Resolver` or not.
 
 /// Resolves through ``Resolver/_resolve(_:)`` if `resolver` serves the request, else through
 /// ``Resolver/resolveService(_:name:arguments:argumentCount:)``.
@@ -80,23 +200,48 @@ func resolveFast<R: Resolver, Service, Arguments>(
     arguments: Arguments,
     argumentCount: Int
 ) throws(DIError) -> Service {
-    var result: Service?
-    let served = try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) -> Bool in
-        try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
-            try resolver._resolve(
-                _ResolutionRequest(
-                    key: .of(Service.self, name: name, Arguments.self, argumentCount),
-                    arguments: UnsafeRawPointer(arguments),
-                    result: UnsafeMutableRawPointer(result)
-                )
-            )
-        }
+    // The result is written to uninitialized memory for one `Service` on the stack, and the pointers
+    // are passed as `&` arguments rather than through `withUnsafeMutablePointer` and its kin: compiled
+    // generically, as the witness of a `resolve` requirement called through `any Resolver` is, a local
+    // `Service?` or `withUnsafeTemporaryAllocation` looks up the metadata of `Optional<Service>` or
+    // `Result<Service, DIError>` on every call, and each closure adds a thunk. A service that does not
+    // fit takes the typed path.
+    var storage: ResultStorage = (0, 0, 0, 0, 0, 0, 0, 0)
+    guard
+        MemoryLayout<Service>.size <= MemoryLayout<ResultStorage>.size,
+        MemoryLayout<Service>.alignment <= MemoryLayout<ResultStorage>.alignment
+    else {
+        return try resolver.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
     }
-    if served, let result {
-        return result
+    var passed = arguments
+    let key = ServiceKey.of(Service.self, name: name, Arguments.self, argumentCount)
+    if try serveErased(resolver, key, arguments: &passed, result: &storage) {
+        return takeResult(&storage, as: Service.self)
     }
     return try resolver.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
 }
+
+/// Asks `resolver` to serve a resolve with erased types; `true` if it initialized `result`.
+@inlinable @inline(__always)
+func serveErased<R: Resolver, Arguments>(
+    _ resolver: R,
+    _ key: ServiceKey,
+    arguments: UnsafePointer<Arguments>,
+    result: UnsafeMutableRawPointer
+) throws(DIError) -> Bool {
+    try resolver._resolve(_ResolutionRequest(key: key, arguments: UnsafeRawPointer(arguments), result: result))
+}
+
+/// Moves the instance a served resolve left in `storage` out of it.
+@inlinable @inline(__always)
+func takeResult<Service>(_ storage: UnsafeMutableRawPointer, as _: Service.Type) -> Service {
+    storage.assumingMemoryBound(to: Service.self).move()
+}
+
+/// Room on the stack for the instance a type-erased resolve returns: eight words, enough for a class
+/// reference, an existential (five words) or a small struct.
+@usableFromInline
+typealias ResultStorage = (Int, Int, Int, Int, Int, Int, Int, Int)
 
 /// A resolve in the `Optional`-returning style: a failure becomes `nil` and is logged (see
 /// ``Container/logHandler``).
@@ -134,8 +279,9 @@ func resolveAsResult<R: Resolver, Service, Arguments>(
     }
 }
 
-/// A resolve with its types erased: the key, a pointer to the arguments, and a pointer to an
-/// `Optional` of the service type for the result. An implementation detail of ``Resolver/_resolve(_:)``.
+/// A resolve with its types erased: the key, a pointer to the arguments, and a pointer to uninitialized
+/// memory for one instance of the service type, which a resolver that serves the request initializes.
+/// An implementation detail of ``Resolver/_resolve(_:)``.
 public struct _ResolutionRequest {
     @usableFromInline let key: ServiceKey
     @usableFromInline let arguments: UnsafeRawPointer
@@ -150,19 +296,15 @@ public struct _ResolutionRequest {
 }
 
 extension Resolver {
-    /// Resolves the registration of `serviceType` under `name`.
-    ///
-    /// ```swift
-    /// let cat = container.resolve(Animal.self, name: "cat")
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type to resolve.
-    ///   - name: The registration name, or `nil` for the unnamed registration.
-    /// - Returns: The instance, or `nil` if nothing is registered under that key or resolving failed
-    ///   (``resolveThrows(_:name:)`` says why).
+    /// Resolves the unnamed registration of `serviceType`: the implementation every resolver uses.
     @inlinable @inline(__always)
-    public func resolve<Service>(_ serviceType: Service.Type, name: String? = nil) -> Service? {
+    public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
+        resolveOptional(self, serviceType, name: nil, arguments: (), argumentCount: 0)
+    }
+
+    /// Resolves the registration of `serviceType` under `name`: the implementation every resolver uses.
+    @inlinable @inline(__always)
+    public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
         resolveOptional(self, serviceType, name: name, arguments: (), argumentCount: 0)
     }
 

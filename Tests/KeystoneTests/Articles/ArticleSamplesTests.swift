@@ -4,7 +4,9 @@ import Testing
 /// Keeps the DocC articles and their tests in step: every ```` ```swift ```` sample of every page in
 /// `Sources/Keystone/Keystone.docc` must appear, line for line, in a test file under
 /// `Tests/KeystoneTests/Articles` (or, for the samples that use the `KeystoneTesting` trait, under
-/// `Tests/KeystoneTestingTests`), where it is compiled and run.
+/// `Tests/KeystoneTestingTests`, and for the samples of an app's own extensions of `Resolver`, which
+/// change how calls resolve in their whole module, under `Tests/SwinjectStyleTests`), where it is
+/// compiled and run.
 ///
 /// Lines are compared with their leading and trailing whitespace removed, and blank lines are ignored,
 /// so a sample may be indented inside a test function. The lines of one sample must be consecutive.
@@ -21,6 +23,8 @@ struct ArticleSamplesTests {
     static let articleTests = packageRoot.appendingPathComponent("Tests/KeystoneTests/Articles")
     /// The tests of the `KeystoneTesting` product, which compile the samples that use its trait.
     static let traitTests = packageRoot.appendingPathComponent("Tests/KeystoneTestingTests")
+    /// The app-style extensions of `Resolver` and `Container`, in a test module of their own.
+    static let appStyleTests = packageRoot.appendingPathComponent("Tests/SwinjectStyleTests")
 
     @Test("Every swift sample of every article appears in a test under Tests/KeystoneTests/Articles")
     func everySampleIsInATest() throws {
@@ -29,6 +33,7 @@ struct ArticleSamplesTests {
         let testFiles =
             try Self.files(in: Self.articleTests, withExtension: "swift")
             + Self.files(in: Self.traitTests, withExtension: "swift")
+            + Self.files(in: Self.appStyleTests, withExtension: "swift")
         let tests = try testFiles.map { url in
             Self.normalizedLines(try String(contentsOf: url, encoding: .utf8))
         }

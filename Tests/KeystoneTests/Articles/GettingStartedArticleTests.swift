@@ -175,4 +175,28 @@ struct GettingStartedArticleTests {
 
         #expect((person as? PetOwner)?.pet.name == "Mimi")
     }
+
+    @Test("The status report counts resolves once countsResolutions is on, and says so while it is off")
+    func statusReport() {
+        let uncounted = Container()
+        uncounted.register(Animal.self) { _ in Cat(name: "Mimi") }
+        _ = uncounted.resolve(Animal.self)
+        let before = uncounted.statusReport()
+        #expect(before.hasPrefix("Container with 1 registration, resolves not counted (see countsResolutions):"))
+        #expect(!before.contains("resolved"))
+
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "Mimi") }
+        container.countsResolutions = true
+
+        _ = container.resolve(Animal.self)
+        print(container.statusReport())
+        // Container with 1 registration:
+        // • Animal [graph] registered 2026-11-21T10:30:00Z, resolved 1 time
+
+        let lines = container.statusReport().split(separator: "\n").map(String.init)
+        #expect(lines.first == "Container with 1 registration:")
+        #expect(lines.count == 2 && lines[1].hasPrefix("• Animal [graph] registered "))
+        #expect(lines.last?.hasSuffix(", resolved 1 time") == true)
+    }
 }
