@@ -64,7 +64,9 @@ extension Container {
             var seen: Set<ObjectIdentifier> = []
             var disposals: [Disposal] = []
             table.forEach { slot in
-                guard seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }
+                // A key forwarded to a parent's registration leads to the parent's instance: not this
+                // container's to end.
+                guard slot.entry.owner === token, seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }
                 disposals += slot.entry.takeForDisposal()
             }
             return disposals.sorted { $0.completion > $1.completion }
@@ -81,6 +83,22 @@ enum DisposalHandler<Service> {
 /// One instance to end, with its registration's handlers bound to it.
 @usableFromInline
 struct Disposal {
+    /// Runs the synchronous handlers of instances a container dropped without `dispose()`: by
+    /// `resetObjectScope`, re-registration, removal or `removeAll()`. Newest completion first, as
+    /// `dispose()` does; since those calls cannot throw, what the handlers threw goes to
+    /// ``Container/logHandler`` as one ``DIError/disposalFailed(_:)``. Called with no lock held by the
+    /// dropping call.
+    static func runDropped(_ dropped: [Disposal]) {
+        guard !dropped.isEmpty else { return }
+        var failures: [DIError] = []
+        for disposal in dropped.sorted(by: { $0.completion > $1.completion }) {
+            failures += disposal.run()
+        }
+        if !failures.isEmpty {
+            Log.failure(.disposalFailed(failures))
+        }
+    }
+
     let key: ServiceKey
     /// When the instance completed: `dispose()` goes from the newest.
     let completion: UInt64

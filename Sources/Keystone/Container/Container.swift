@@ -37,7 +37,7 @@ public final class Container {
     @exclusivity(unchecked) private var behaviors: [any Behavior] = []
     /// What entries hold to reach this container: a weak reference would give the container a side
     /// table, and every retain and release of it would then take the slow path.
-    private let token: ContainerToken
+    let token: ContainerToken
     /// The fronts' bookkeeping for this container (Registry startup state, what the facades registered),
     /// opaque to the engine and read and written under the hierarchy's lock.
     var frontBook: AnyObject?
@@ -201,13 +201,16 @@ public final class Container {
     /// to tell: from here on every thread sees the registration (API: publication).
     @usableFromInline
     func addRegistration(_ entry: any AnyServiceEntry) -> [any Behavior] {
-        withHierarchyLock {
+        let (told, dropped) = withHierarchyLock { () -> ([any Behavior], [Disposal]) in
             entry.owner = token
+            var dropped: [Disposal] = []
             if let replaced = insert(Slot(key: entry.key, entry: entry, isForwarded: false)) {
-                discardUnreachable(replaced)
+                discardUnreachable(replaced, into: &dropped)
             }
-            return behaviors
+            return (behaviors, dropped)
         }
+        Disposal.runDropped(dropped)
+        return told
     }
 
     /// Puts `slot` in the table and returns the entry it replaced, if any, kept alive until the call in
@@ -218,13 +221,23 @@ public final class Container {
         return replaced.entry
     }
 
-    /// Discards the instance of `entry`, just replaced, if no key of this container leads to it any
+    /// Drops the instance of `entry`, just replaced, if no key of this container leads to it any
     /// longer: an entry replaced under its own key keeps its instance while a key forwarded to it
     /// (`implements`) still reaches it, as in Swinject. The caller holds the lock.
-    private func discardUnreachable(_ entry: any AnyServiceEntry) {
+    private func discardUnreachable(_ entry: any AnyServiceEntry, into dropped: inout [Disposal]) {
         if !table.references(entry) {
-            entry.discardInstance()
+            drop(entry, into: &dropped)
         }
+    }
+
+    /// Drops the instances `entry` holds, adding those with disposal handlers to `dropped`, for the
+    /// caller to run once it has left the lock (``Disposal/runDropped(_:)``). An entry of another
+    /// container, reached here through a key forwarded to it, is left alone: its own container holds
+    /// its instances. The caller holds the lock.
+    func drop(_ entry: any AnyServiceEntry, into dropped: inout [Disposal]) {
+        guard entry.owner === token else { return }
+        dropped += entry.takeForDisposal()
+        entry.discardInstance()
     }
 
     @usableFromInline
@@ -264,12 +277,14 @@ public final class Container {
             entry: service,
             isForwarded: true
         )
-        let told = withHierarchyLock {
+        let (told, dropped) = withHierarchyLock { () -> ([any Behavior], [Disposal]) in
+            var dropped: [Disposal] = []
             if let replaced = insert(slot) {
-                discardUnreachable(replaced)
+                discardUnreachable(replaced, into: &dropped)
             }
-            return self.behaviors
+            return (self.behaviors, dropped)
         }
+        Disposal.runDropped(dropped)
         notify(told, of: Forwarded.self, registeredTo: service, name: name)
     }
 
@@ -280,18 +295,23 @@ public final class Container {
 
     // MARK: - Removing and resetting
 
-    /// Removes every registration of this container (not of its parent) and the instances they hold.
+    /// Removes every registration of this container (not of its parent) and the instances they hold,
+    /// running the synchronous disposal handlers of those instances (see ``dispose()``) once the
+    /// registrations are gone.
     public func removeAll() {
-        withHierarchyLock {
+        let dropped = withHierarchyLock { () -> [Disposal] in
             let removed = entries { _ in true }
             // The table is empty before any instance goes: a deinitializer may register again.
             let storage = table.removeAll()
+            var dropped: [Disposal] = []
             for entry in removed {
                 hierarchy.state.retire(entry)
-                entry.discardInstance()
+                drop(entry, into: &dropped)
             }
             withExtendedLifetime(storage) {}
+            return dropped
         }
+        Disposal.runDropped(dropped)
     }
 
     /// Discards the instances held by registrations in `objectScope`, in this container and its
@@ -307,13 +327,16 @@ public final class Container {
     /// Discards the instances held by registrations in a scope of your own, in this container and its
     /// ancestors.
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol) {
-        withHierarchyLock {
+        let dropped = withHierarchyLock { () -> [Disposal] in
+            var dropped: [Disposal] = []
             var container: Container? = self
             while let current = container {
-                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope })
+                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope }, into: &dropped)
                 container = current.parent
             }
+            return dropped
         }
+        Disposal.runDropped(dropped)
     }
 
     /// Discards the instances of `serviceType` held by registrations in `objectScope`, in this
@@ -330,15 +353,18 @@ public final class Container {
     /// Discards the instances of `serviceType` held by registrations in a scope of your own, in this
     /// container and its ancestors, by the same rules as the `ObjectScope` overload.
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
-        withHierarchyLock {
+        let dropped = withHierarchyLock { () -> [Disposal] in
+            var dropped: [Disposal] = []
             var container: Container? = self
             while let current = container {
                 let matching = current.entries { $0.key.serviceType == serviceType }
-                guard !matching.isEmpty else { return }
-                current.discardInstances(of: matching.filter { $0.objectScope === objectScope })
+                guard !matching.isEmpty else { break }
+                current.discardInstances(of: matching.filter { $0.objectScope === objectScope }, into: &dropped)
                 container = current.parent
             }
+            return dropped
         }
+        Disposal.runDropped(dropped)
     }
 
     /// The distinct entries of this container that a slot accepted by `matches` leads to, forwarded
@@ -354,9 +380,12 @@ public final class Container {
         return found
     }
 
-    /// Discards the instances `entries` hold, after the table walk that found them.
-    private func discardInstances(of entries: [any AnyServiceEntry]) {
+    /// Discards the instances `entries` hold, after the table walk that found them, adding those with
+    /// disposal handlers to `dropped`. A reset reaches an entry through any key that leads to it, its
+    /// own or forwarded, as in Swinject.
+    private func discardInstances(of entries: [any AnyServiceEntry], into dropped: inout [Disposal]) {
         for entry in entries {
+            dropped += entry.takeForDisposal()
             entry.discardInstance()
         }
     }
@@ -368,7 +397,9 @@ public final class Container {
     /// - Returns: Whether it was removed.
     @discardableResult
     func unregister(_ entry: any AnyServiceEntry) -> Bool {
-        withHierarchyLock {
+        var dropped: [Disposal] = []
+        defer { Disposal.runDropped(dropped) }
+        return withHierarchyLock {
             guard let removed = table.remove(entry.key, if: { $0.entry === entry && !$0.isForwarded }) else {
                 return false
             }
@@ -382,7 +413,7 @@ public final class Container {
                 table.remove(key)
             }
             hierarchy.state.retire(removed.entry)
-            removed.entry.discardInstance()
+            drop(removed.entry, into: &dropped)
             return true
         }
     }

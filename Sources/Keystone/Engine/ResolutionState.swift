@@ -70,6 +70,9 @@ final class ResolutionState {
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
     var failure: DIError?
+    /// The argument values of the `.multiton` creations in flight, innermost last: where `store` keeps
+    /// a new `.multiton` instance, before its `initCompleted` actions run, as `.container` does.
+    @usableFromInline var multitonKeys: [AnyHashable] = []
     /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``.
     @usableFromInline var completions: UInt64 = 0
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only

@@ -136,8 +136,9 @@ extension ResolutionState {
     }
 
     /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, or a new one, kept
-    /// once it completes. Inlined, so that the arguments become an `AnyHashable` in code that knows their
-    /// type.
+    /// as a `.container` instance is (stored before its `initCompleted` actions, so that they may resolve
+    /// it again, and dropped if it does not complete). Inlined, so that the arguments become an
+    /// `AnyHashable` in code that knows their type.
     @inlinable
     func resolveMultiton<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
@@ -149,11 +150,10 @@ extension ResolutionState {
         if let kept = entry.cache?.byArguments[identity] {
             return kept.instance
         }
-        let made = try create(entry, as: key, arguments: arguments, resolver: resolver, keep: false)
-        if entry.cache == nil {
-            entry.cache = InstanceCache()
-        }
-        entry.cache?.byArguments[identity] = (made, nextCompletion())
+        multitonKeys.append(identity)
+        defer { multitonKeys.removeLast() }
+        let made = try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
+        entry.cache?.byArguments[identity]?.completion = nextCompletion()
         return made
     }
 
@@ -191,6 +191,11 @@ extension ResolutionState {
             restored.forget(entry.graphRecordKey)
         } else if entry.graphEpoch == epoch {
             entry.graphInstance = nil
+        }
+        if entry.kind == .multiton {
+            // Only the instance of these arguments: the others completed.
+            entry.cache?.byArguments[multitonKeys[multitonKeys.count - 1]] = nil
+            return
         }
         entry.discardInstance()
         if entry.kind == .custom, let graph = currentGraph() {
@@ -235,9 +240,20 @@ extension ResolutionState {
         case .graph, .weak, .custom:
             storeElsewhere(instance, in: entry, tainted: tainted)
         case .multiton:
-            // Kept by arguments, once complete: `resolveMultiton`.
-            return
+            if !tainted {
+                storeByArguments(instance, in: entry)
+            }
         }
+    }
+
+    /// Keeps a new `.multiton` instance under the argument values of the creation in flight
+    /// (``multitonKeys``); its completion number comes when it completes (`resolveMultiton`).
+    @usableFromInline
+    func storeByArguments<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
+        if entry.cache == nil {
+            entry.cache = InstanceCache()
+        }
+        entry.cache?.byArguments[multitonKeys[multitonKeys.count - 1]] = (instance, 0)
     }
 
     /// Whether `instance` is a class instance, which a graph may share.
