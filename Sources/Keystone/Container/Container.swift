@@ -320,6 +320,10 @@ public final class Container {
     /// ```swift
     /// container.resetObjectScope(.container)
     /// ```
+    ///
+    /// The synchronous disposal handlers (``ServiceEntry/onDispose(_:)``) of the `.container` and
+    /// `.multiton` instances it drops run once the reset is done, newest completion first, as
+    /// ``dispose()`` runs them; an error they throw goes to ``logHandler``.
     public func resetObjectScope(_ objectScope: ObjectScope) {
         resetObjectScope(objectScope as any ObjectScopeProtocol)
     }
