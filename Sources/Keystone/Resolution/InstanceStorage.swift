@@ -122,7 +122,16 @@ public final class CompositeStorage: InstanceStorage {
 
     /// The first instance any component holds; setting it sets every component.
     public var instance: Any? {
-        get { components.lazy.compactMap(\.instance).first }
+        get {
+            // Each component is read once (a lazy `compactMap(...).first` reads the one that answers
+            // twice).
+            for component in components {
+                if let instance = component.instance {
+                    return instance
+                }
+            }
+            return nil
+        }
         set {
             for component in components {
                 component.instance = newValue
@@ -144,7 +153,12 @@ public final class CompositeStorage: InstanceStorage {
 
     /// The first instance any component holds for `graph`.
     public func instance(inGraph graph: GraphIdentifier) -> Any? {
-        components.lazy.compactMap { $0.instance(inGraph: graph) }.first
+        for component in components {
+            if let instance = component.instance(inGraph: graph) {
+                return instance
+            }
+        }
+        return nil
     }
 
     /// Stores the instance in every component.

@@ -65,11 +65,12 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         builtIn kind: ScopeKind,
         description: String,
         sharesValues: Bool = true,
-        storageFactory: @escaping () -> any InstanceStorage
+        storageFactory: @escaping () -> any InstanceStorage,
+        parent: (any ObjectScopeProtocol)? = nil
     ) {
         self.storageFactory = storageFactory
         self.description = description
-        self.parent = nil
+        self.parent = parent
         self.kind = kind
         self.sharesValues = sharesValues
     }
@@ -105,7 +106,12 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
 
     /// Shared while something outside the container holds a strong reference to it, and within one
     /// top-level resolve. Value types are not shared across resolves.
-    public static let weak = ObjectScope(builtIn: .weak, description: "weak", storageFactory: WeakStorage.init)
+    public static let weak = ObjectScope(
+        builtIn: .weak,
+        description: "weak",
+        storageFactory: WeakStorage.init,
+        parent: ObjectScope.graph
+    )
 
     /// One instance per registration and per distinct runtime arguments, compared as `AnyHashable`: a
     /// cache of instances keyed by the values they were made from.
