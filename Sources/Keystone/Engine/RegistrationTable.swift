@@ -47,18 +47,26 @@ final class RegistrationTable {
         /// Past this many registrations, a bucket keeps an index instead of being searched in order.
         static let indexThreshold = 8
 
+        /// The registrations, and their index once there are many.
+        struct Contents {
+            var slots: [Slot] = []
+            var index: NameIndex?
+        }
+
         // Changed only under the hierarchy's lock, in single statements: no dynamic exclusivity checks
         // (rows `register` +14% and `named` +12% instructions with them).
-        @exclusivity(unchecked) private(set) var slots: [Slot] = []
-        @exclusivity(unchecked) private var index: NameIndex?
+        @exclusivity(unchecked) private var contents = Contents()
+
+        /// The registrations, in the order they were added.
+        var slots: [Slot] { contents.slots }
 
         init(_ slots: [Slot]) {
-            self.slots = slots
+            contents.slots = slots
         }
 
         /// The position in `slots` of the registration under `key`.
         func position(of key: ServiceKey) -> Int? {
-            if let index {
+            if let index = contents.index {
                 return index.position(of: key, hash: NameIndex.hash(of: key.name), in: slots)
             }
             return slots.firstIndex { $0.key.matches(key) }
@@ -66,20 +74,20 @@ final class RegistrationTable {
 
         /// Adds `slot`, or replaces the registration under its key; returns the one replaced.
         func insert(_ slot: Slot) -> Slot? {
-            if index != nil {
+            if contents.index != nil {
                 // Hash the name once, to look for it and to add it.
                 let hash = NameIndex.hash(of: slot.key.name)
-                if let position = index!.position(of: slot.key, hash: hash, in: slots) {
+                if let position = contents.index!.position(of: slot.key, hash: hash, in: slots) {
                     return replace(at: position, with: slot)
                 }
-                slots.append(slot)
-                index!.add(slots.count - 1, hash: hash)
+                contents.slots.append(slot)
+                contents.index!.add(slots.count - 1, hash: hash)
                 return nil
             }
             if let position = position(of: slot.key) {
                 return replace(at: position, with: slot)
             }
-            slots.append(slot)
+            contents.slots.append(slot)
             if slots.count > Self.indexThreshold {
                 rebuildIndex()
             }
@@ -88,14 +96,14 @@ final class RegistrationTable {
 
         private func replace(at position: Int, with slot: Slot) -> Slot {
             let previous = slots[position]
-            slots[position] = slot
+            contents.slots[position] = slot
             return previous
         }
 
         /// Removes the slot at `position`.
         func remove(at position: Int) -> Slot {
-            let removed = slots.remove(at: position)
-            if index != nil {
+            let removed = contents.slots.remove(at: position)
+            if contents.index != nil {
                 rebuildIndex()
             }
             return removed
@@ -103,14 +111,14 @@ final class RegistrationTable {
 
         private func rebuildIndex() {
             guard slots.count > Self.indexThreshold else {
-                index = nil
+                contents.index = nil
                 return
             }
             var built = NameIndex(capacity: slots.count * 2)
             for (position, slot) in slots.enumerated() {
                 built.add(position, hash: NameIndex.hash(of: slot.key.name))
             }
-            index = built
+            contents.index = built
         }
     }
 
@@ -236,31 +244,48 @@ final class RegistrationTable {
         }
     }
 
-    // The fields below skip dynamic exclusivity checks: they are changed only under the hierarchy's lock,
-    // between resolves, and no access to one of them overlaps another (rows `container` +88%,
-    // `great-grandchild` +50%, `synchronized-container` +49% instructions with the checks). `types` and
-    // `hot` are raw buffers rather than arrays: arrays cost +4% on `container` and +3% on `startup`.
-    // `buckets` is one too, so that growing moves each position's registrations instead of copying
-    // them, and makes the new positions without the generic value witnesses `Array(repeating:count:)`
-    // called per element (app launch: 450,000 instructions of 1,480,000 in building its container).
+    /// The table's fields, in one value. `types` and `hot` are raw buffers rather than arrays: arrays cost
+    /// +4% on `container` and +3% on `startup`. `buckets` is one too, so that growing moves each
+    /// position's registrations instead of copying them, and makes the new positions without the generic
+    /// value witnesses `Array(repeating:count:)` calls per element (the `app-launch` row).
+    @usableFromInline
+    struct Layout {
+        /// The number of positions, a power of two.
+        @usableFromInline var capacity: Int
+        /// Service types by position, as metadata pointer bits; 0 marks a free position.
+        @usableFromInline var types: UnsafeMutablePointer<UInt>
+        /// The single registration at each position, if there is exactly one.
+        @usableFromInline var hot: UnsafeMutablePointer<HotSlot>
+        /// The registrations at each position; they own the entries.
+        var buckets: UnsafeMutablePointer<Registrations?>
+        /// Positions in use (service types seen, including those whose bucket was emptied since).
+        var occupied = 0
+        /// The number of registrations.
+        var count = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            (types, hot, buckets) = RegistrationTable.makeBuffers(capacity: capacity)
+        }
+    }
+
+    // Skips dynamic exclusivity checks: the layout is changed only under the hierarchy's lock, between
+    // resolves, and no access to it overlaps another (rows `container` +88%, `great-grandchild` +50%,
+    // `synchronized-container` +49% instructions with the checks).
+    @exclusivity(unchecked) @usableFromInline private(set) var layout = Layout(capacity: 16)
 
     /// The number of positions, a power of two.
-    @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int
+    @inlinable var capacity: Int { layout.capacity }
     /// Service types by position, as metadata pointer bits; 0 marks a free position.
-    @exclusivity(unchecked) @usableFromInline private(set) var types: UnsafeMutablePointer<UInt>
+    @inlinable var types: UnsafeMutablePointer<UInt> { layout.types }
     /// The single registration at each position, if there is exactly one.
-    @exclusivity(unchecked) @usableFromInline private(set) var hot: UnsafeMutablePointer<HotSlot>
+    @inlinable var hot: UnsafeMutablePointer<HotSlot> { layout.hot }
     /// The registrations at each position; they own the entries.
-    @exclusivity(unchecked) private var buckets: UnsafeMutablePointer<Registrations?>
-    /// Positions in use (service types seen, including those whose bucket was emptied since).
-    @exclusivity(unchecked) private var occupied = 0
+    private var buckets: UnsafeMutablePointer<Registrations?> { layout.buckets }
     /// The number of registrations.
-    @exclusivity(unchecked) private(set) var count = 0
+    var count: Int { layout.count }
 
-    init() {
-        capacity = 16
-        (types, hot, buckets) = Self.makeBuffers(capacity: capacity)
-    }
+    init() {}
 
     deinit {
         Self.freeBuffers(capacity: capacity, types: types, hot: hot, buckets: buckets)
@@ -269,7 +294,7 @@ final class RegistrationTable {
     /// Allocates the buffers of `capacity` free positions. They are filled one element at a time, in code
     /// specialized for their types: `initialize(repeating:count:)` copies through generic value witnesses
     /// (app launch: 110,000 instructions in growing the table).
-    private static func makeBuffers(
+    fileprivate static func makeBuffers(
         capacity: Int
     ) -> (UnsafeMutablePointer<UInt>, UnsafeMutablePointer<HotSlot>, UnsafeMutablePointer<Registrations?>) {
         let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
@@ -350,7 +375,7 @@ final class RegistrationTable {
             replaced = bucket.insert(slot)
         }
         if replaced == nil {
-            count += 1
+            layout.count += 1
         }
         hot[index] = HotSlot(buckets[index])
         return replaced
@@ -374,7 +399,7 @@ final class RegistrationTable {
             buckets[index] = nil
         }
         hot[index] = HotSlot(buckets[index])
-        count -= 1
+        layout.count -= 1
         return slot
     }
 
@@ -388,7 +413,7 @@ final class RegistrationTable {
                 hot[index] = HotSlot()
             }
         }
-        count = 0
+        layout.count = 0
         return removed
     }
 
@@ -414,19 +439,14 @@ final class RegistrationTable {
     /// a container's place and take it out again. The caller holds the hierarchy's lock, outside any
     /// resolve.
     func exchangeContents(with other: RegistrationTable) {
-        swap(&capacity, &other.capacity)
-        swap(&types, &other.types)
-        swap(&hot, &other.hot)
-        swap(&buckets, &other.buckets)
-        swap(&occupied, &other.occupied)
-        swap(&count, &other.count)
+        swap(&layout, &other.layout)
     }
 
     /// Every registration, in no particular order. The positions are read first, so that `body` may
     /// change the table (a deinitializer it triggers may register) without disturbing the walk.
     func forEach(_ body: (Slot) throws -> Void) rethrows {
         var all: [Registrations] = []
-        all.reserveCapacity(occupied)
+        all.reserveCapacity(layout.occupied)
         for index in 0..<capacity {
             if let registrations = buckets[index] {
                 all.append(registrations)
@@ -445,7 +465,7 @@ final class RegistrationTable {
     }
 
     private func claimPosition(for type: Any.Type) -> Int {
-        if (occupied + 1) * 4 > capacity * 3 {
+        if (layout.occupied + 1) * 4 > capacity * 3 {
             grow()
         }
         let bits = Self.bits(of: type)
@@ -455,18 +475,15 @@ final class RegistrationTable {
             free = (free + 1) & mask
         }
         types[free] = bits
-        occupied += 1
+        layout.occupied += 1
         return free
     }
 
     private func grow() {
-        let oldCapacity = capacity
-        let oldTypes = types
-        let oldHot = hot
-        let oldBuckets = buckets
-        capacity = oldCapacity * 2
-        (types, hot, buckets) = Self.makeBuffers(capacity: capacity)
-        occupied = 0
+        let old = layout
+        layout = Layout(capacity: old.capacity * 2)
+        layout.count = old.count
+        let (oldCapacity, oldTypes, oldHot, oldBuckets) = (old.capacity, old.types, old.hot, old.buckets)
         let mask = capacity - 1
         // Each position's registrations and hot slot are moved (swapped with the new buffers' empty
         // ones), not copied: no reference counting, no hot slot made again.
@@ -478,7 +495,7 @@ final class RegistrationTable {
             types[index] = oldTypes[old]
             swap(&buckets[index], &oldBuckets[old])
             swap(&hot[index], &oldHot[old])
-            occupied += 1
+            layout.occupied += 1
         }
         Self.freeBuffers(capacity: oldCapacity, types: oldTypes, hot: oldHot, buckets: oldBuckets)
     }
