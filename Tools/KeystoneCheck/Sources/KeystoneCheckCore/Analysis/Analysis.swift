@@ -136,7 +136,7 @@ struct Analysis {
         if let found = answers[key] {
             return .found(found, certain: !undecided)
         }
-        if undecided || looseTypes.contains(Self.loose(key.type)) {
+        if undecided || (keysByType[key.type] == nil && looseTypes.contains(Self.loose(key.type))) {
             return .unknown
         }
         for wrapper in ["Lazy", "Provider", "Keystone.Lazy", "Keystone.Provider"]
@@ -237,11 +237,16 @@ struct Analysis {
         // Edges from a registration to the one registration its factory body certainly reaches.
         var edges: [Int: [Int]] = [:]
         for (resolve, verdict) in zip(resolves, verdicts) where resolve.role == .factoryBody {
-            guard case .found(let found, certain: true) = verdict, found.count == 1,
-                registrations[found[0]].exactKey != nil, registrations[resolve.registration].exactKey != nil
+            guard case .found(var found, certain: true) = verdict, registrations[resolve.registration].exactKey != nil
             else { continue }
-            if !(edges[resolve.registration]?.contains(found[0]) ?? false) {
-                edges[resolve.registration, default: []].append(found[0])
+            if found.count > 1 {
+                // Registered more than once: the registration made in the same function, if only one is.
+                let scope = registrations[resolve.registration].enclosingScope
+                found = found.filter { registrations[$0].enclosingScope == scope }
+            }
+            guard found.count == 1, let target = found.first, registrations[target].exactKey != nil else { continue }
+            if !(edges[resolve.registration]?.contains(target) ?? false) {
+                edges[resolve.registration, default: []].append(target)
             }
         }
         let order = registrations.indices.sorted { registrations[$0].location < registrations[$1].location }

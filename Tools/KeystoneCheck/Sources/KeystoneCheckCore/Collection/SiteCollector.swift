@@ -1,9 +1,14 @@
+import SwiftParser
 import SwiftSyntax
 
 /// Finds the registrations and the resolves on factory resolvers in one file.
 final class SiteCollector: SyntaxVisitor {
     private static let registrationNames: Set<String> = ["register", "registerAsync"]
     private static let registrationLabels: Set<String> = ["name", "factory", "mainActorFactory"]
+    /// The registrations of `Registry` modules and `DependencyRegistry`, which fill the process-wide
+    /// container a `Container` may have as an ancestor.
+    private static let frontRegistrationNames: Set<String> = ["lazy", "eager", "override"]
+    private static let frontRegistrationLabels: Set<String> = ["serviceId", "factory", "instantiator"]
     private static let resolveNames: Set<String> = ["resolve", "resolveThrows", "resolveResult", "resolveAsync"]
     private static let loopingCalls: Set<String> = ["forEach", "map", "compactMap", "flatMap", "reduce"]
     /// Names an extension of a type declared elsewhere (the standard library's collections, `Result`,
@@ -59,7 +64,11 @@ final class SiteCollector: SyntaxVisitor {
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let (name, base, nameToken) = calledName(node) else { return .visitChildren }
         if Self.registrationNames.contains(name) {
-            recordRegistration(node, name: name, nameToken: nameToken)
+            if !recordRegistration(node, name: name, nameToken: nameToken) {
+                recordFrontRegistration(node, name: name, nameToken: nameToken)
+            }
+        } else if Self.frontRegistrationNames.contains(name) {
+            recordFrontRegistration(node, name: name, nameToken: nameToken)
         } else if Self.resolveNames.contains(name), let first = node.arguments.first, first.label == nil {
             resolveCalls.append((node, base?.as(DeclReferenceExprSyntax.self)?.baseName.text))
         }
@@ -68,31 +77,93 @@ final class SiteCollector: SyntaxVisitor {
 
     // MARK: - Registrations
 
-    private func recordRegistration(_ call: FunctionCallExprSyntax, name: String, nameToken: TokenSyntax) {
+    /// A registration through a front (`Registry` modules, `DependencyRegistry`): its key's name and
+    /// arguments are the front's business, so it answers its type under every name; a type inferred
+    /// from the factory's result, or every type when even that is not spelled out.
+    private func recordFrontRegistration(_ call: FunctionCallExprSyntax, name: String, nameToken: TokenSyntax) {
+        var arguments = Array(call.arguments)
+        var type: TypeSpec?
+        if let first = arguments.first, first.label == nil {
+            type = typeSpec(of: first.expression, at: Syntax(call))
+            arguments.removeFirst()
+        }
+        var factory: ClosureExprSyntax? = call.trailingClosure
+        for argument in arguments {
+            guard let label = argument.label?.text, Self.frontRegistrationLabels.contains(label) else { return }
+            if label != "serviceId" {
+                guard factory == nil else { return }
+                factory = argument.expression.as(ClosureExprSyntax.self)
+                if factory == nil { type = type ?? .unknown }
+            }
+        }
+        guard factory != nil || type != nil, arguments.count + (call.trailingClosure == nil ? 0 : 1) > 0 else { return }
+        if type == nil, let factory {
+            type = inferredType(of: factory, at: Syntax(call))
+        }
+        registrations.append(
+            RegistrationSite(
+                location: location(of: nameToken),
+                type: type ?? .unknown,
+                name: .unknown,
+                argumentCount: nil,
+                kind: .synchronous,
+                inLoop: false,
+                scope: .unknown,
+                forwarded: [],
+                enclosingScope: enclosingScope(of: Syntax(call))
+            ))
+    }
+
+    /// The type a factory closure returns, when its signature or its single `Type(...)` expression says.
+    private func inferredType(of closure: ClosureExprSyntax, at site: Syntax) -> TypeSpec {
+        if let returned = closure.signature?.returnClause?.type {
+            let spelling = speller.spell(type: returned)
+            return spelling.isOpaque ? .unknown : .exact(spelling.text)
+        }
+        guard closure.statements.count == 1, let item = closure.statements.first,
+            let call = item.item.as(FunctionCallExprSyntax.self)
+        else { return .unknown }
+        let called = call.calledExpression
+        guard called.is(DeclReferenceExprSyntax.self) || called.is(GenericSpecializationExprSyntax.self),
+            let first = called.trimmedDescription.first, first.isUppercase
+        else { return .unknown }
+        var parser = Parser(called.trimmedDescription)
+        let type = TypeSyntax.parse(from: &parser)
+        let spelling = speller.spell(type: type)
+        let generic = spelling.identifiers.intersection(genericNames(around: site))
+        if spelling.isOpaque || !generic.isEmpty || type.hasError {
+            return .unknown
+        }
+        return .exact(spelling.text)
+    }
+
+    /// Records a registration of a `Container`; `false` when the call has another shape.
+    @discardableResult
+    private func recordRegistration(_ call: FunctionCallExprSyntax, name: String, nameToken: TokenSyntax) -> Bool {
         let arguments = Array(call.arguments)
-        guard let first = arguments.first, first.label == nil else { return }
+        guard let first = arguments.first, first.label == nil else { return false }
         var nameSpec = NameSpec.none
         var factory: ExprSyntax?
         var kind: FactoryKind = name == "registerAsync" ? .asynchronous : .synchronous
         for argument in arguments.dropFirst() {
-            guard let label = argument.label?.text, Self.registrationLabels.contains(label) else { return }
+            guard let label = argument.label?.text, Self.registrationLabels.contains(label) else { return false }
             switch label {
             case "name":
                 nameSpec = self.name(of: argument.expression)
             case "mainActorFactory":
-                guard name == "register", factory == nil else { return }
+                guard name == "register", factory == nil else { return false }
                 factory = argument.expression
                 kind = .mainActor
             default:
-                guard factory == nil else { return }
+                guard factory == nil else { return false }
                 factory = argument.expression
             }
         }
         if let trailing = call.trailingClosure {
-            guard factory == nil else { return }
+            guard factory == nil else { return false }
             factory = ExprSyntax(trailing)
         }
-        guard let factory else { return }
+        guard let factory else { return false }
 
         let type = typeSpec(of: first.expression, at: Syntax(call))
         var argumentCount: Int?
@@ -167,9 +238,11 @@ final class SiteCollector: SyntaxVisitor {
             kind: kind,
             inLoop: isInLoop(Syntax(call)),
             scope: resolvedScope,
-            forwarded: forwarded
+            forwarded: forwarded,
+            enclosingScope: enclosingScope(of: Syntax(call))
         )
         registrations.append(site)
+        return true
     }
 
     /// The closure's parameter names, in order; `$0`, `$1`, … for a closure without a signature that uses
@@ -187,6 +260,19 @@ final class SiteCollector: SyntaxVisitor {
         finder.walk(closure.statements)
         guard finder.highest >= 0 else { return [] }
         return (0...finder.highest).map { "$\($0)" }
+    }
+
+    private func enclosingScope(of start: Syntax) -> String {
+        var node = start.parent
+        while let current = node {
+            if current.is(FunctionDeclSyntax.self) || current.is(InitializerDeclSyntax.self)
+                || current.is(AccessorDeclSyntax.self) || current.is(DeinitializerDeclSyntax.self)
+            {
+                return "\(fileIndex):\(current.position.utf8Offset)"
+            }
+            node = current.parent
+        }
+        return "\(fileIndex)"
     }
 
     private func isInLoop(_ start: Syntax) -> Bool {

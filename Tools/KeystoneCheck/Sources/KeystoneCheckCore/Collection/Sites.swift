@@ -87,6 +87,9 @@ struct RegistrationSite: Sendable {
     var scope: ScopeSpec
     /// Types forwarded with `implements`, each with its name.
     var forwarded: [(type: TypeSpec, name: NameSpec)]
+    /// The function (or file) the registration is made in: where a key is registered more than once,
+    /// a resolve is taken to reach the registration made next to its own.
+    var enclosingScope: String
 
     /// The key, when the source decides all of it.
     var exactKey: Key? {
