@@ -1,5 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+/// The identity SwiftPM gives the library's package: the name of the checkout's directory.
+let keystonePackage = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "KeystoneCheck",
@@ -12,7 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
-        .package(name: "Keystone", path: "../.."),
+        // The library itself, only for the tests that compare the check with `Container.verify()`.
+        .package(path: "../.."),
     ],
     targets: [
         .target(
@@ -39,8 +45,10 @@ let package = Package(
             name: "KeystoneCheckTests",
             dependencies: [
                 "KeystoneCheckCore",
-                .product(name: "Keystone", package: "Keystone"),
-            ]
+                "keystone-check",
+                .product(name: "Keystone", package: keystonePackage),
+            ],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -88,6 +88,7 @@ struct Analysis {
                     let literal: String? = if case .literal(let text) = forwardedName { text } else { nil }
                     answer(Key(type: spelling, name: literal, argumentCount: count), by: index)
                 } else {
+                    if registration.exactKey != nil { notCheckableCount += 1 }
                     wildcards.append((type.pattern, forwardedName, registration.argumentCount))
                 }
             }

@@ -120,9 +120,13 @@ final class SiteCollector: SyntaxVisitor {
             let spelling = speller.spell(type: returned)
             return spelling.isOpaque ? .unknown : .exact(spelling.text)
         }
-        guard closure.statements.count == 1, let item = closure.statements.first,
-            let call = item.item.as(FunctionCallExprSyntax.self)
-        else { return .unknown }
+        guard closure.statements.count == 1, let item = closure.statements.first else { return .unknown }
+        if let cast = item.item.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil {
+            let spelling = speller.spell(type: cast.type)
+            let generic = spelling.identifiers.intersection(genericNames(around: site))
+            return spelling.isOpaque || !generic.isEmpty ? .unknown : .exact(spelling.text)
+        }
+        guard let call = item.item.as(FunctionCallExprSyntax.self) else { return .unknown }
         let called = call.calledExpression
         guard called.is(DeclReferenceExprSyntax.self) || called.is(GenericSpecializationExprSyntax.self),
             let first = called.trimmedDescription.first, first.isUppercase
