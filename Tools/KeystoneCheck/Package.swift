@@ -1,10 +1,5 @@
 // swift-tools-version:6.1
-import Foundation
 import PackageDescription
-
-/// The identity SwiftPM gives the library's package: the name of the checkout's directory.
-let keystonePackage = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "KeystoneCheck",
@@ -18,7 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         // The library itself, only for the tests that compare the check with `Container.verify()`.
-        .package(path: "../.."),
+        .package(name: "Keystone", path: "../.."),
     ],
     targets: [
         .target(
@@ -46,7 +41,7 @@ let package = Package(
             dependencies: [
                 "KeystoneCheckCore",
                 "keystone-check",
-                .product(name: "Keystone", package: keystonePackage),
+                .product(name: "Keystone", package: "Keystone"),
             ],
             exclude: ["Fixtures"]
         ),

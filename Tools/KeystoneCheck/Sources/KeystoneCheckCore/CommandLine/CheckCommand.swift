@@ -105,6 +105,10 @@ public enum CheckCommand {
             output = json(report.diagnostics)
         }
         let failed = report.errorCount > 0 || (werror && report.warningCount > 0)
+        if failed, let stamp {
+            // A stamp left from an earlier pass must not let a build go on.
+            try? FileManager.default.removeItem(atPath: stamp)
+        }
         if !failed, let stamp {
             do {
                 try "// keystone-check: \(report.registrationCount) registrations checked\n".write(
