@@ -17,6 +17,9 @@ struct KeystoneCheckPlugin: BuildToolPlugin {
         guard let target = target as? SourceModuleTarget else { return [] }
         let sources = target.sourceFiles(withSuffix: "swift").map(\.url)
         guard !sources.isEmpty else { return [] }
+        // The sources of the targets it depends on, in this package or others, lend their
+        // registrations: an assembly in a dependency answers the resolves of this target.
+        let contextFiles = Self.dependencies(of: target).flatMap { $0.sourceFiles(withSuffix: "swift").map(\.url) }
         let tool = try context.tool(named: "keystone-check")
         // The stamp is a Swift file compiled into the target, so the command always runs before the
         // target compiles; the tool writes it only when the check passes.
@@ -25,10 +28,35 @@ struct KeystoneCheckPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Checking Keystone registrations in \(target.name)",
                 executable: tool.url,
-                arguments: ["--stamp", stamp.path()] + sources.map { $0.path() },
-                inputFiles: sources,
+                arguments: ["--stamp", stamp.path()] + contextFiles.flatMap { ["--context", $0.path()] }
+                    + sources.map { $0.path() },
+                inputFiles: sources + contextFiles,
                 outputFiles: [stamp]
             )
         ]
+    }
+
+    /// Every source module target `target` depends on, directly or not, each once.
+    static func dependencies(of target: SourceModuleTarget) -> [SourceModuleTarget] {
+        var seen: Set<String> = [target.id]
+        var found: [SourceModuleTarget] = []
+        var pending: [any Target] = [target]
+        while let current = pending.popLast() {
+            for dependency in current.dependencies {
+                let targets: [any Target] =
+                    switch dependency {
+                    case .target(let target): [target]
+                    case .product(let product): product.targets
+                    @unknown default: []
+                    }
+                for next in targets where seen.insert(next.id).inserted {
+                    pending.append(next)
+                    if let module = next as? SourceModuleTarget {
+                        found.append(module)
+                    }
+                }
+            }
+        }
+        return found
     }
 }

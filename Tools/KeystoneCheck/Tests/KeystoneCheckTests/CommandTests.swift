@@ -147,3 +147,22 @@ struct ExecutableTests {
         #expect(usage.status == 2)
     }
 }
+
+@Suite("Context files")
+struct ContextTests {
+    @Test("A dependency's registrations answer the checked files' resolves; nothing is reported in it")
+    func contextAnswers() {
+        let app = SourceFile(
+            path: "App.swift",
+            text: "container.register(Feed.self) { r in Feed(r.resolve(Client.self)!, r.resolve(Cache.self)!) }")
+        let core = SourceFile(
+            path: "Core.swift",
+            text: """
+                container.register(Client.self) { r in Client(r.resolve(Missing.self)!) }
+                container.register(Client.self) { _ in Client() }
+                """,
+            isContext: true)
+        let report = Checker().check([app, core])
+        #expect(report.diagnostics.map { "\($0.file):\($0.brief)" } == ["App.swift:1:70 missing"])
+    }
+}

@@ -50,7 +50,7 @@ public struct Checker: Sendable {
         }
         var analysis = Analysis(registrations: registrations, resolves: resolves, paths: files.map(\.path))
         analysis.run()
-        let diagnostics = analysis.findings.sorted { lhs, rhs in
+        let diagnostics = analysis.findings.filter { !files[$0.location.file].isContext }.sorted { lhs, rhs in
             (lhs.location, lhs.rule.order, lhs.message) < (rhs.location, rhs.rule.order, rhs.message)
         }.map { finding in
             Diagnostic(

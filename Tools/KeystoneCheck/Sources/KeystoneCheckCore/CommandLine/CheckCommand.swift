@@ -31,11 +31,13 @@ public enum CheckCommand {
 
     /// The usage text.
     public static let usage = """
-        usage: keystone-check [--format text|json] [--werror] [--stamp FILE] PATH...
+        usage: keystone-check [--format text|json] [--werror] [--stamp FILE] [--context PATH]... PATH...
           Checks the Keystone registrations and resolves in every .swift file under the paths.
           --format text|json  one diagnostic a line (the default), or a JSON array
           --werror            warnings fail the check too
           --stamp FILE        write FILE when the check passes (for build-tool plugins)
+          --context PATH      count the registrations under PATH (code the checked files depend on)
+                              without reporting anything in it
 
         """
 
@@ -45,6 +47,7 @@ public enum CheckCommand {
         var werror = false
         var stamp: String?
         var paths: [String] = []
+        var contextPaths: [String] = []
         var index = 0
         var optionsEnded = false
         func usageError(_ message: String) -> Outcome {
@@ -64,12 +67,14 @@ public enum CheckCommand {
                 return Outcome(standardOutput: usage, standardError: "", status: 0)
             case "--werror":
                 werror = true
-            case "--format", "--stamp":
+            case "--format", "--stamp", "--context":
                 guard index < arguments.count else { return usageError("\(argument) needs a value") }
                 let value = arguments[index]
                 index += 1
                 if argument == "--stamp" {
                     stamp = value
+                } else if argument == "--context" {
+                    contextPaths.append(value)
                 } else {
                     guard let chosen = Format(rawValue: value) else {
                         return usageError("unknown format '\(value)' (use text or json)")
@@ -92,7 +97,7 @@ public enum CheckCommand {
 
         let files: [SourceFile]
         do {
-            files = try SourceFiles.collect(paths)
+            files = try SourceFiles.collect(paths) + SourceFiles.collect(contextPaths, asContext: true)
         } catch {
             return Outcome(standardOutput: "", standardError: "keystone-check: \(error)\n", status: 2)
         }

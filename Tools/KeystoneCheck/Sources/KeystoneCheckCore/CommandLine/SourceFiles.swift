@@ -15,7 +15,7 @@ public enum SourceFiles {
     /// Every `.swift` file under `paths` (files or directories, recursively; directories whose name
     /// starts with a dot, such as `.build`, are skipped), in checking order: by argument, then by path
     /// relative to the argument as plain strings.
-    public static func collect(_ paths: [String]) throws(Unreadable) -> [SourceFile] {
+    public static func collect(_ paths: [String], asContext: Bool = false) throws(Unreadable) -> [SourceFile] {
         let manager = FileManager.default
         var files: [SourceFile] = []
         for path in paths {
@@ -24,7 +24,10 @@ public enum SourceFiles {
                 throw Unreadable(path: path, reason: "no such file or directory")
             }
             if !isDirectory.boolValue {
-                files.append(SourceFile(path: path, relativePath: (path as NSString).lastPathComponent, text: try read(path)))
+                files.append(
+                    SourceFile(
+                        path: path, relativePath: (path as NSString).lastPathComponent, text: try read(path),
+                        isContext: asContext))
                 continue
             }
             var relatives: [String] = []
@@ -49,7 +52,7 @@ public enum SourceFiles {
             }
             for relative in relatives.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
                 let full = join(path, relative)
-                files.append(SourceFile(path: full, relativePath: relative, text: try read(full)))
+                files.append(SourceFile(path: full, relativePath: relative, text: try read(full), isContext: asContext))
             }
         }
         return files

@@ -10,11 +10,15 @@ public struct SourceFile: Sendable, Equatable {
     public var relativePath: String
     /// The source text.
     public var text: String
+    /// Whether the file only lends its registrations (and type aliases) to the check: code the checked
+    /// files depend on, such as another module's assemblies. Nothing is reported in it.
+    public var isContext: Bool
 
     /// Creates a source file; `relativePath` defaults to `path`.
-    public init(path: String, relativePath: String? = nil, text: String) {
+    public init(path: String, relativePath: String? = nil, text: String, isContext: Bool = false) {
         self.path = path
         self.relativePath = relativePath ?? path
         self.text = text
+        self.isContext = isContext
     }
 }
