@@ -299,7 +299,10 @@ struct Analysis {
     private mutating func checkDuplicates() {
         for (key, indices) in direct where indices.count > 1 {
             let ordered = indices.sorted { registrations[$0].location < registrations[$1].location }
-            for (previous, index) in zip(ordered, ordered.dropFirst()) {
+            for (position, index) in ordered.enumerated().dropFirst() {
+                // The latest earlier registration that can run in the same build as this one.
+                guard let previous = ordered[..<position].last(where: { registrations[$0].canRun(with: registrations[index]) })
+                else { continue }
                 let earlier = registrations[previous].location
                 findings.append(
                     Finding(

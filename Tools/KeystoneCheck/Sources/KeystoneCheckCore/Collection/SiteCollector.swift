@@ -234,7 +234,7 @@ final class SiteCollector: SyntaxVisitor {
         }
         let resolvedScope = scope ?? (index.changesDefaultScope ? .unknown : .other)
 
-        let site = RegistrationSite(
+        var site = RegistrationSite(
             location: location(of: nameToken),
             type: type,
             name: nameSpec,
@@ -245,6 +245,7 @@ final class SiteCollector: SyntaxVisitor {
             forwarded: forwarded,
             enclosingScope: enclosingScope(of: Syntax(call))
         )
+        site.conditions = conditions(around: Syntax(call))
         registrations.append(site)
         return true
     }
@@ -264,6 +265,20 @@ final class SiteCollector: SyntaxVisitor {
         finder.walk(closure.statements)
         guard finder.highest >= 0 else { return [] }
         return (0...finder.highest).map { "$\($0)" }
+    }
+
+    private func conditions(around start: Syntax) -> [Int: Int] {
+        var found: [Int: Int] = [:]
+        var node = start.parent
+        while let current = node {
+            if let clause = current.as(IfConfigClauseSyntax.self), let list = clause.parent?.as(IfConfigClauseListSyntax.self),
+                let index = list.firstIndex(where: { $0.id == clause.id })
+            {
+                found[list.position.utf8Offset] = list.distance(from: list.startIndex, to: index)
+            }
+            node = current.parent
+        }
+        return found
     }
 
     private func enclosingScope(of start: Syntax) -> String {

@@ -90,6 +90,17 @@ struct RegistrationSite: Sendable {
     /// The function (or file) the registration is made in: where a key is registered more than once,
     /// a resolve is taken to reach the registration made next to its own.
     var enclosingScope: String
+    /// The `#if` clauses around the registration, as `#if` position and clause number: two
+    /// registrations in different clauses of one `#if` never both run.
+    var conditions: [Int: Int] = [:]
+
+    /// Whether both registrations can be made in one build.
+    func canRun(with other: RegistrationSite) -> Bool {
+        guard location.file == other.location.file else { return true }
+        return !conditions.contains { position, clause in
+            other.conditions[position].map { $0 != clause } ?? false
+        }
+    }
 
     /// The key, when the source decides all of it.
     var exactKey: Key? {
