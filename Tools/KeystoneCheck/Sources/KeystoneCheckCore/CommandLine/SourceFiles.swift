@@ -9,6 +9,7 @@ public enum SourceFiles {
         /// Why it cannot be read.
         public var reason: String
 
+        /// `cannot read 'PATH': REASON`.
         public var description: String { "cannot read '\(path)': \(reason)" }
     }
 
