@@ -18,7 +18,8 @@ struct KeystoneCheckPlugin: BuildToolPlugin {
         let sources = target.sourceFiles(withSuffix: "swift").map(\.url)
         guard !sources.isEmpty else { return [] }
         // The sources of the targets it depends on, in this package or others, lend their
-        // registrations: an assembly in a dependency answers the resolves of this target.
+        // registrations: an assembly in a dependency answers the resolves of this target. The library's
+        // own modules are left out: their generic internals register no service of the app.
         let contextFiles = Self.dependencies(of: target).flatMap { $0.sourceFiles(withSuffix: "swift").map(\.url) }
         let tool = try context.tool(named: "keystone-check")
         // The stamp is a Swift file compiled into the target, so the command always runs before the
@@ -36,6 +37,9 @@ struct KeystoneCheckPlugin: BuildToolPlugin {
         ]
     }
 
+    /// The modules of the Keystone library itself.
+    static let libraryModules: Set<String> = ["Keystone", "KeystoneTesting"]
+
     /// Every source module target `target` depends on, directly or not, each once.
     static func dependencies(of target: SourceModuleTarget) -> [SourceModuleTarget] {
         var seen: Set<String> = [target.id]
@@ -49,7 +53,7 @@ struct KeystoneCheckPlugin: BuildToolPlugin {
                     case .product(let product): product.targets
                     @unknown default: []
                     }
-                for next in targets where seen.insert(next.id).inserted {
+                for next in targets where !libraryModules.contains(next.name) && seen.insert(next.id).inserted {
                     pending.append(next)
                     if let module = next as? SourceModuleTarget {
                         found.append(module)
