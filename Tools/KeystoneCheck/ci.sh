@@ -7,8 +7,8 @@
 # 2. checks the repository's Sources, Tests and Examples (no error expected), and the demo alone (its
 #    one deliberate missing registration expected);
 # 3. builds Examples/KeystoneCheckExample, whose target applies the build-tool plugin: it must pass;
-# 4. builds a copy of that example with one registration removed: `swift build` must fail with a
-#    `file:line:column: error:` line naming [missing].
+# 4. builds that example again with a planted file whose resolve nothing registers: `swift build` must
+#    fail with a `file:line:column: error:` line naming [missing]; the file is removed afterwards.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -17,12 +17,12 @@ scratch="$package/.build-ci"
 example="$root/Examples/KeystoneCheckExample"
 example_scratch="$example/.build-ci"
 log="$(mktemp -d)"
-copy=""
+planted=""
 cleanup() {
     rm -rf "$log"
-    if [[ -n "$copy" ]]; then rm -rf "$copy"; fi
+    if [[ -n "$planted" ]]; then rm -f "$planted"; fi
 }
-trap cleanup EXIT
+trap cleanup EXIT INT TERM
 
 step() { printf '\n== keystone-check ci: %s\n' "$*" >&2; }
 fail() {
@@ -71,28 +71,39 @@ step "build the example that applies the plugin (must pass)"
 swift build --package-path "$example" --scratch-path "$example_scratch" 2>&1 | tee "$log/example.txt" ||
     fail "the example does not build"
 
-step "build a copy of the example with a registration removed (must fail)"
-copy="$(mktemp -d)/KeystoneCheckExample"
-mkdir -p "$copy"
-cp -R "$example/Package.swift" "$example/Sources" "$copy/"
-sed -i.orig -e "s|path: \"../..\"|path: \"$root\"|" -e "s|path: \"../../Tools/KeystoneCheck\"|path: \"$package\"|" \
-    "$copy/Package.swift"
-assembly="$copy/Sources/NewsApp/NewsAssembly.swift"
-grep -q 'container.register(HTTPClient.self)' "$assembly" || fail "the example no longer registers HTTPClient"
-# Drop the registration and the scope chained to it (the line after).
-sed -i.orig -e '/container.register(HTTPClient.self)/,+1d' "$assembly"
-rm -f "$copy/Package.swift.orig" "$assembly.orig"
+step "build the example with a planted missing registration (must fail)"
+# The mistake lives only for this step, in a file of its own that the trap removes again; the same
+# scratch path is reused, so only the example's own target is rebuilt.
+planted="$example/Sources/NewsApp/PlantedMistake.swift"
+[[ ! -e "$planted" ]] || fail "$planted exists already; remove it first"
+cat >"$planted" <<'SWIFT'
+import Keystone
+
+/// A service whose dependency nobody registers: the check must fail the build here.
+final class Newsletter: Sendable {
+    init(mailer: any Mailer) {}
+}
+
+protocol Mailer: Sendable {}
+
+enum PlantedMistake {
+    static func register(in container: Container) {
+        container.register(Newsletter.self) { r in Newsletter(mailer: r.resolve(Mailer.self)!) }
+    }
+}
+SWIFT
 set +e
-swift build --package-path "$copy" --scratch-path "$example_scratch" >"$log/mistake.txt" 2>&1
+swift build --package-path "$example" --scratch-path "$example_scratch" >"$log/mistake.txt" 2>&1
 status=$?
 set -e
+rm -f "$planted"
 if ((status == 0)); then
     cat "$log/mistake.txt" >&2
     fail "the build with a missing registration succeeded"
 fi
-if ! grep -E "NewsAssembly\.swift:[0-9]+:[0-9]+: error: No registration for HTTPClient\..*\[missing\]" "$log/mistake.txt" >&2; then
+if ! grep -E "PlantedMistake\.swift:12:73: error: No registration for Mailer\..*\[missing\]" "$log/mistake.txt" >&2; then
     cat "$log/mistake.txt" >&2
-    fail "the failed build did not report the missing HTTPClient at file:line:column"
+    fail "the failed build did not report the missing Mailer at file:line:column"
 fi
 
 step "passed"
