@@ -35,24 +35,3 @@ public struct Diagnostic: Sendable, Equatable, Hashable, Codable {
         "\(file):\(line):\(column): \(severity.rawValue): \(message) [\(rule.rawValue)]"
     }
 }
-
-/// How serious a ``Diagnostic`` is.
-public enum Severity: String, Sendable, Codable, CaseIterable {
-    /// A registration or resolve that fails at run time.
-    case error
-    /// A likely mistake that does not fail by itself (a registration replacing an earlier one).
-    case warning
-}
-
-/// The rules of the check, each named in brackets after a message.
-public enum Rule: String, Sendable, Codable, CaseIterable {
-    /// A resolve whose key nothing registers.
-    case missing
-    /// Factories that resolve each other in a circle.
-    case cycle
-    /// A synchronous resolve, in a synchronous factory, of a key only an async or a main-actor factory
-    /// creates.
-    case isolation
-    /// A registration of a key already registered earlier.
-    case duplicate
-}
