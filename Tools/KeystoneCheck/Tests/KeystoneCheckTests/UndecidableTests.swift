@@ -128,3 +128,39 @@ struct UndecidableTests {
         #expect(try Fixture.check("Fixtures/UndecidableTypes.swift").diagnostics == [])
     }
 }
+
+@Suite("Registrations that are not made together")
+struct SeparateRegistrationTests {
+    @Test("Registrations in different branches of an if or a switch are no duplicates, and no cycle edge")
+    func branches() {
+        let source = """
+            func wire(_ container: Container, mock: Bool, mode: Mode) {
+                if mock {
+                    container.register(Api.self) { _ in MockApi() }
+                } else {
+                    container.register(Api.self) { r in LiveApi(r.resolve(Client.self)!) }
+                }
+                switch mode {
+                case .a: container.register(Client.self) { r in Client(r.resolve(Api.self)!) }
+                case .b: container.register(Client.self) { _ in Client() }
+                }
+                container.register(Api.self) { _ in MockApi() }
+            }
+            """
+        let report = Fixture.check(source: source)
+        #expect(report.diagnostics.map(\.brief) == ["11:15 duplicate"])
+    }
+
+    @Test("Factories registered on two containers in one function form no cycle")
+    func twoContainers() {
+        let source = """
+            func wire(first: Container, second: Container) {
+                first.register(A.self) { r in A(r.resolve(B.self)!) }
+                second.register(B.self) { r in B(r.resolve(A.self)!) }
+            }
+            """
+        #expect(Fixture.check(source: source).diagnostics == [])
+        let one = source.replacingOccurrences(of: "second.register", with: "first.register")
+        #expect(Fixture.check(source: one).diagnostics.map(\.brief) == ["2:11 cycle"])
+    }
+}

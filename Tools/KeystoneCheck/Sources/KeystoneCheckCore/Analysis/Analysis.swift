@@ -246,6 +246,11 @@ struct Analysis {
                 found = found.filter { registrations[$0].enclosingScope == scope }
             }
             guard found.count == 1, let target = found.first, registrations[target].exactKey != nil else { continue }
+            // Registered in the same function on receivers spelled differently: taken for two containers.
+            let owner = registrations[resolve.registration]
+            if registrations[target].enclosingScope == owner.enclosingScope && registrations[target].receiver != owner.receiver {
+                continue
+            }
             if !(edges[resolve.registration]?.contains(target) ?? false) {
                 edges[resolve.registration, default: []].append(target)
             }

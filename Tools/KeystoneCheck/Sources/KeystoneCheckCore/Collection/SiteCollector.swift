@@ -246,6 +246,9 @@ final class SiteCollector: SyntaxVisitor {
             enclosingScope: enclosingScope(of: Syntax(call))
         )
         site.conditions = conditions(around: Syntax(call))
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
+            site.receiver = base.trimmedDescription.withoutWhitespace
+        }
         registrations.append(site)
         return true
     }
@@ -273,6 +276,14 @@ final class SiteCollector: SyntaxVisitor {
         while let current = node {
             if let clause = current.as(IfConfigClauseSyntax.self), let list = clause.parent?.as(IfConfigClauseListSyntax.self),
                 let index = list.firstIndex(where: { $0.id == clause.id })
+            {
+                found[list.position.utf8Offset] = list.distance(from: list.startIndex, to: index)
+            }
+            if let branch = current.as(CodeBlockSyntax.self), let statement = branch.parent?.as(IfExprSyntax.self) {
+                found[statement.position.utf8Offset] = statement.body.id == branch.id ? 0 : 1
+            }
+            if let switchCase = current.as(SwitchCaseSyntax.self), let list = switchCase.parent?.as(SwitchCaseListSyntax.self),
+                let index = list.firstIndex(where: { $0.id == switchCase.id })
             {
                 found[list.position.utf8Offset] = list.distance(from: list.startIndex, to: index)
             }

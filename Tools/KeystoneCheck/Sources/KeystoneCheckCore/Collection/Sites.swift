@@ -90,8 +90,12 @@ struct RegistrationSite: Sendable {
     /// The function (or file) the registration is made in: where a key is registered more than once,
     /// a resolve is taken to reach the registration made next to its own.
     var enclosingScope: String
-    /// The `#if` clauses around the registration, as `#if` position and clause number: two
-    /// registrations in different clauses of one `#if` never both run.
+    /// The receiver of the `register` call as written (`container`, `c`, `self.container`; empty
+    /// when implicit): two receivers spelled differently in one function are taken for two containers.
+    var receiver: String = ""
+    /// The branches around the registration (of `#if`, `if` and `switch`), as the branching
+    /// statement's position and the branch's number: two registrations in different branches of one
+    /// statement are not both made in one pass.
     var conditions: [Int: Int] = [:]
 
     /// Whether both registrations can be made in one build.
