@@ -1,6 +1,11 @@
 import Foundation
 
 /// Reads the `.swift` files under the paths given on the command line.
+///
+/// ```swift
+/// let files = try SourceFiles.collect(["Sources", "Tests"])
+/// let report = Checker().check(files)
+/// ```
 public enum SourceFiles {
     /// A path that cannot be read.
     public struct Unreadable: Error, CustomStringConvertible {

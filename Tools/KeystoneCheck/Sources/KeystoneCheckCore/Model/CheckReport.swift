@@ -1,4 +1,10 @@
 /// What one run of the check found, and how much of the code it could decide.
+///
+/// ```swift
+/// let report = Checker().check(files)
+/// print(report.summary)  // keystone-check: 12 registrations, 9 resolves checked, 1 not checkable, 0 errors, 0 warnings
+/// let failed = report.errorCount > 0
+/// ```
 public struct CheckReport: Sendable, Equatable {
     /// The problems, ordered by file (in checking order), line, column and rule.
     public var diagnostics: [Diagnostic]

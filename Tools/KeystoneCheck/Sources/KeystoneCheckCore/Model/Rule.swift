@@ -1,4 +1,8 @@
-/// The rules of the check, each named in brackets after a message.
+/// The rules of the check, each named in brackets after a message (`[missing]`).
+///
+/// ```swift
+/// let cycles = report.diagnostics.filter { $0.rule == .cycle }
+/// ```
 public enum Rule: String, Sendable, Codable, CaseIterable {
     /// A resolve whose key nothing registers.
     case missing
