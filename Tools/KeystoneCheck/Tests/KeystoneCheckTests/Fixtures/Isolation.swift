@@ -3,14 +3,14 @@ import Keystone
 func makeContainer() -> Container {
     let container = Container()
     container.registerAsync(RemoteConfig.self) { _ in try await RemoteConfig.load() }
-    container.registerAsync(Session.self) { _ in await Session() }.inObjectScope(.container)
+    container.registerAsync(Login.self) { _ in await Login() }.inObjectScope(.container)
     container.registerAsync(Token.self) { _, user: String in await Token(user: user) }.inObjectScope(.container)
     container.register(Screen.self, name: "main", mainActorFactory: { _ in Screen() })
 
     container.register(Api.self) { r in
         Api(
             config: r.resolve(RemoteConfig.self)!,
-            session: r.resolve(Session.self)!,
+            login: r.resolve(Login.self)!,
             token: r.resolve(Token.self, argument: "me")!,
             screen: r.resolveResult(Screen.self, name: "main")
         )

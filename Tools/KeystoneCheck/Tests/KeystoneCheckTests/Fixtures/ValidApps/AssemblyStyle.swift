@@ -6,7 +6,7 @@ typealias Repository = ArticleRepository
 
 final class NetworkAssembly: Assembly {
     func assemble(container: Container) {
-        container.register(NetworkClient.self) { _ in URLSessionClient() }
+        container.register(NetworkClient.self) { _ in HTTPNetworkClient() }
             .inObjectScope(.container)
         container.register(Decoder.self, name: "json") { _ in JSONDecoder() }
     }
