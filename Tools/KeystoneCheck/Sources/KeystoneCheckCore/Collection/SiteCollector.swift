@@ -475,12 +475,11 @@ final class SiteCollector: SyntaxVisitor {
                 names.formUnion(index.genericNames[declaration.name.text] ?? [])
             }
             if let declaration = current.as(ExtensionDeclSyntax.self) {
-                var extended = declaration.extendedType
+                let extended = declaration.extendedType
                 if let identifier = extended.as(IdentifierTypeSyntax.self) {
                     names.formUnion(index.genericNames[identifier.name.text] ?? Self.foreignGenericNames)
                 } else if let member = extended.as(MemberTypeSyntax.self) {
                     names.formUnion(index.genericNames[member.name.text] ?? Self.foreignGenericNames)
-                    extended = member.baseType
                 } else {
                     names.formUnion(Self.foreignGenericNames)
                 }
