@@ -43,3 +43,24 @@ struct SpellingTests {
         #expect(Fixture.check(source: source).diagnostics.map(\.brief) == ["1:56 missing", "2:86 missing"])
     }
 }
+
+@Suite("Aliases that are not followed")
+struct AliasTests {
+    @Test("An alias nested where it may mean another type, or sharing a type's name, is not followed")
+    func nestedAliases() {
+        let source = """
+            class Store {}
+            enum Legacy { typealias Store = OldStore }
+            struct Box<T> { typealias Item = T }
+            container.register(Legacy.Store.self) { _ in OldStore() }
+            container.register(Feed.self) { r in Feed(r.resolve(OldStore.self)!, r.resolve(Item.self)!) }
+            extension Legacy {
+                static func wire(_ container: Container) {
+                    container.register(Page.self) { r in Page(r.resolve(Store.self)!) }
+                }
+            }
+            """
+        let report = Fixture.check(source: source)
+        #expect(report.diagnostics.filter { $0.severity == .error } == [])
+    }
+}

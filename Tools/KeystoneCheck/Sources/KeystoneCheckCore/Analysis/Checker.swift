@@ -31,7 +31,7 @@ public struct Checker: Sendable {
         for tree in trees {
             index.add(tree)
         }
-        let speller = TypeSpeller(aliases: index.aliases)
+        let speller = TypeSpeller(aliases: index.followableAliases)
         var registrations: [RegistrationSite] = []
         var resolves: [ResolveSite] = []
         var notCheckable = 0

@@ -78,6 +78,10 @@ struct TypeSpeller {
         if let member = type.as(MemberTypeSyntax.self) {
             let base = sub(member.baseType)
             let name = member.name.text
+            // `Legacy.Store` may name an alias nested in a type: not compared.
+            if aliases[name] != nil {
+                opaque = true
+            }
             let arguments = member.genericArgumentClause?.arguments.map { argument -> String in
                 if case .type(let type) = argument.argument {
                     return sub(type)
