@@ -1,0 +1,5 @@
+import Keystone
+
+func registerMore(_ container: Container) {
+    container.register(Logger.self, name: "file") { _ in FileLogger() }
+}
