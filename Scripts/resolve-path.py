@@ -134,8 +134,14 @@ def step_text(step):
 def matches(step, frame, file):
     _, is_closure, name, step_file = step
     expected = f"closure in {name}" if is_closure else name
-    same_name = frame == expected or (not is_closure and frame.endswith("." + expected)) or (
-        is_closure and frame.startswith("closure in ") and frame[len("closure in "):].endswith("." + name))
+    # A function's own frame only: not a closure, `defer` body or thunk in it (those read `... in name`).
+    if is_closure:
+        inner = frame[len("closure in "):] if frame.startswith("closure in ") else None
+        same_name = inner is not None and " in " not in inner and (inner == name or inner.endswith("." + name))
+    else:
+        same_name = " in " not in frame and (frame == expected or frame.endswith("." + expected))
+    if step_file.startswith("/") or file.startswith("//") or not file:
+        return False
     return same_name and (file == step_file or file.endswith("/" + step_file))
 
 
@@ -267,7 +273,7 @@ def command_check(path, scenario, trace, entries):
         for step in steps:
             if matches(step, frame, file_of.get(fn) or ""):
                 if step[0] in step_frame and step_frame[step[0]] != fn:
-                    problems.append(f"step {step_text(step)} matches two frames")
+                    problems.append(f"step {step_text(step)} matches two frames: name it with its type")
                 step_frame[step[0]] = fn
                 kind[fn] = str(step[0])
     def covered(frame):
