@@ -96,7 +96,9 @@ struct DropsFromInsideTests {
         #expect(journal.all == ["dispose r1", "dispose r2"])
     }
 
-    @Test("A reset in a factory drops the instances completed before it, disposing each once")
+    @Test(
+        "A reset in a factory drops the instances completed before it and the creation in flight, disposing each once"
+    )
     func resetInAnotherFactory() throws {
         let container = Container()
         let journal = Journal()
@@ -115,11 +117,15 @@ struct DropsFromInsideTests {
         .onDispose { _ in journal.record("dispose dependent") }
         let resource = try container.resolveThrows(Resource.self)
         let dependent = try container.resolveThrows(Dependent.self)
-        #expect(journal.all == ["dispose db"])
+        // The dependent's own creation was in flight when its scope was reset: not kept, disposed once made.
+        #expect(journal.all == ["dispose db", "dispose dependent"])
         #expect(dependent.resource !== resource, "the reset came before the dependent's resolve")
-        #expect(try container.resolveThrows(Dependent.self) === dependent)
+        let next = try container.resolveThrows(Dependent.self)
+        #expect(next !== dependent)
+        #expect(next.resource === dependent.resource, "the database made after the reset was kept")
+        #expect(try container.resolveThrows(Dependent.self) === next)
         try container.dispose()
-        #expect(journal.all == ["dispose db", "dispose dependent", "dispose db"])
+        #expect(journal.all == ["dispose db", "dispose dependent", "dispose dependent", "dispose db"])
     }
 
     @Test("Handlers of one drop that reset, resolve and register again dispose every instance exactly once")
@@ -265,11 +271,8 @@ struct InFlightDropTests {
         #expect(try container.resolveThrows(Resource.self).name == "old")
         #expect(try container.resolveThrows(Resource.self).name == "new")
         try container.dispose()
-        withKnownIssue(
-            "Bug: the instance made while its registration was replaced is stored in the replaced entry and never disposed"
-        ) {
-            #expect(journal.all.sorted() == ["dispose new", "dispose old"])
-        }
+        #expect(journal.all.sorted() == ["dispose new", "dispose old"])
+
     }
 
     @Test("A factory that resets its own scope: the instance is not kept, and is disposed once it completes")
@@ -288,10 +291,9 @@ struct InFlightDropTests {
         .onDispose { journal.record("dispose \($0.name)") }
         let first = try container.resolveThrows(Resource.self)
         let second = try container.resolveThrows(Resource.self)
-        withKnownIssue("Bug: a reset made during a .container creation does not stop the instance from being kept") {
-            #expect(journal.all == ["dispose r1"])
-            #expect(second !== first)
-        }
+        #expect(journal.all == ["dispose r1"])
+        #expect(second !== first)
+
     }
 
     @Test("A factory that removes every registration: the instance it makes is disposed once it completes")
@@ -307,9 +309,8 @@ struct InFlightDropTests {
         #expect(try container.resolveThrows(Resource.self).name == "orphan")
         #expect(!container.hasAnyRegistration(of: Resource.self))
         try container.dispose()
-        withKnownIssue("Bug: the instance is stored in the removed entry, which no container disposes") {
-            #expect(journal.all == ["dispose orphan"])
-        }
+        #expect(journal.all == ["dispose orphan"])
+
     }
 }
 
@@ -331,11 +332,9 @@ struct InFlightDropMoreTests {
         .onDispose { journal.record("dispose \($0.name)") }
         let first = try container.resolveThrows(Resource.self)
         let second = try container.resolveThrows(Resource.self)
-        withKnownIssue("Bug: a dispose() made during a .container creation does not stop the instance from being kept")
-        {
-            #expect(second !== first)
-            #expect(journal.all == ["dispose r1"])
-        }
+        #expect(second !== first)
+        #expect(journal.all == ["dispose r1"])
+
     }
 
     @Test(

@@ -68,6 +68,7 @@ extension Container {
                 // container's to end.
                 guard slot.entry.owner === token, seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }
                 disposals += slot.entry.takeForDisposal()
+                hierarchy.state.noteDropped(slot.entry)
             }
             return disposals.sorted { $0.completion > $1.completion }
         }

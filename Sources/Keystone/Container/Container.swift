@@ -238,6 +238,7 @@ public final class Container {
         guard entry.owner === token else { return }
         dropped += entry.takeForDisposal()
         entry.discardInstance()
+        hierarchy.state.noteDropped(entry)
     }
 
     @usableFromInline
@@ -391,6 +392,7 @@ public final class Container {
         for entry in entries {
             dropped += entry.takeForDisposal()
             entry.discardInstance()
+            hierarchy.state.noteDropped(entry)
         }
     }
 

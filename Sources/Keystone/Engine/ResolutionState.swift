@@ -29,6 +29,9 @@ final class ResolutionState {
         @usableFromInline var reentered = false
         /// A cycle was found while this frame was in flight: its instance must not be kept.
         @usableFromInline var tainted = false
+        /// The entry's instances were dropped (reset, re-registration, removal, disposal) while its factory
+        /// ran: the instance it returns is not kept, and is disposed once it completes.
+        @usableFromInline var dropped = false
 
         @usableFromInline
         init(entry: any AnyServiceEntry, key: ServiceKey, arguments: UnsafeRawPointer, isUnique: Bool) {
@@ -169,6 +172,17 @@ final class ResolutionState {
     @usableFromInline
     func touch(_ entry: any AnyServiceEntry) {
         touched.append(entry)
+    }
+
+    /// Marks the creations of `entry` whose factory is running as dropped: what they make is not kept
+    /// (``Frame/dropped``). An instance already stored (its factory returned) is the dropping call's to
+    /// dispose of. Called under the lock by whatever drops an entry's instances.
+    func noteDropped(_ entry: any AnyServiceEntry) {
+        for index in frames.indices where frames[index].entry === entry {
+            if !frames[index].produced, !frames[index].isUnique {
+                frames[index].dropped = true
+            }
+        }
     }
 
     // MARK: - Frames, cycles and depth

@@ -118,7 +118,7 @@ extension ResolutionState {
                 pop()
                 return existing
             }
-            store(made, in: entry, tainted: frames[index].tainted)
+            store(made, in: entry, tainted: frames[index].tainted || frames[index].dropped)
         }
         frames[index].produced = true
         if entry.hasInitCompletedActions,
@@ -128,11 +128,26 @@ extension ResolutionState {
             throw abandon(failure, key: key)
         }
         entry.activeFrames &-= 1
+        let dropped = frames[index].dropped
         pop()
         if keep, entry.kind == .container {
             entry.cache?.completion = nextCompletion()
         }
+        if dropped {
+            disposeDropped(made, of: entry)
+        }
         return made
+    }
+
+    /// Ends an instance whose scope was dropped while its factory ran: it was not kept, so nothing else
+    /// will run its synchronous disposal handlers. What they throw goes to the log handler.
+    @usableFromInline
+    func disposeDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>) {
+        guard entry.kind == .container || entry.kind == .multiton, let handlers = entry.disposalHandlers else { return }
+        let failures = Disposal(key: entry.key, completion: 0, handlers: handlers, instance: instance).run()
+        if !failures.isEmpty {
+            Log.failure(.disposalFailed(failures))
+        }
     }
 
     /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, or a new one, kept

@@ -16,7 +16,10 @@ extension SynchronizedResolver {
     /// }
     /// ```
     ///
-    /// The lock is recursive: `body` may resolve, through the container or this view.
+    /// The lock is recursive: `body` may resolve, through the container or this view. Registrations made
+    /// before `body` throws stay registered, as they would outside the block. The disposal handlers of
+    /// instances the block drops (by registering a service again, resetting or removing) run before the
+    /// block returns, so under the lock.
     ///
     /// > Warning: The container is handed to `body` for the duration of the call only: keep using it
     /// > directly afterwards and nothing serializes those calls. Every thread blocks on the lock while
