@@ -205,6 +205,30 @@ MUTATIONS = [
         "",
         "SoundnessTests|ThreadSafetyArticleTests",
     ),
+    Mutation(
+        "drops-undisposed", "disposal",
+        "instances dropped by a reset, re-registration or removal are not disposed",
+        "Container/Container+Disposal.swift",
+        "        guard !dropped.isEmpty else { return }",
+        "        guard !dropped.isEmpty, false else { return }",
+        "DropTests|BreakAttempt|LifetimeTests",
+    ),
+    Mutation(
+        "dropped-in-flight-kept", "disposal",
+        "a creation whose scope is dropped while its factory runs is kept",
+        "Engine/Resolve.swift",
+        "store(made, in: entry, tainted: frames[index].tainted || frames[index].dropped)",
+        "store(made, in: entry, tainted: frames[index].tainted)",
+        "DropTests|BreakAttempt|LifetimeTests",
+    ),
+    Mutation(
+        "foreign-instances", "hierarchies",
+        "dispose() ends the parent's instance that a child reaches through a forwarded key",
+        "Container/Container+Disposal.swift",
+        "guard slot.entry.owner === token, seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }",
+        "guard seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }",
+        "DropTests|OwnInstances|BreakAttempt|LifetimeTests",
+    ),
 ]
 
 
