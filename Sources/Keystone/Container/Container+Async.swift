@@ -35,7 +35,7 @@ extension Container {
     public func registerAsync<Service>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,
@@ -63,7 +63,7 @@ extension Container {
     public func registerAsync<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver, Arg1) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arg1) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(name: name, argumentCount: 1, AsyncFactory<Service, Arg1>(factory))
     }
@@ -80,7 +80,7 @@ extension Container {
     public func registerAsync<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver, Arg1, Arg2) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arg1, Arg2) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,
@@ -103,7 +103,7 @@ extension Container {
     public func registerAsync<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,

@@ -19,6 +19,13 @@ nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     arguments: Arguments,
     argumentCount: Int
 ) async throws(DIError) -> Service {
+    if let joined = resolver as? AsyncGraphResolver {
+        // An async factory's resolver: joins the resolution in flight.
+        return try await joined.resolveAsync(
+            .of(Service.self, name: name, Arguments.self, argumentCount),
+            arguments: arguments
+        )
+    }
     if let engine = resolver._engine {
         return try await engine.resolveAsync(
             .of(Service.self, name: name, Arguments.self, argumentCount),
@@ -153,5 +160,6 @@ extension SynchronizedResolver {
 
 extension AsyncGraphResolver {
     /// The container whose resolution in flight this resolver joins.
+    @usableFromInline
     var _engine: Container? { container.value }
 }

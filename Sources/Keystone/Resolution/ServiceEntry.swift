@@ -285,6 +285,9 @@ final class InstanceCache<Service> {
     /// When `instance` completed (its factory and `initCompleted` actions done), in the hierarchy's
     /// order of completions: `dispose()` goes newest first.
     @usableFromInline var completion: UInt64 = 0
+    /// Changed each time the scope drops its instances (``ServiceEntry/discardInstance()``, disposal): a
+    /// creation in flight started at another generation does not keep its instance.
+    @usableFromInline var generation: UInt64 = 0
     /// The `.multiton` instances, by their arguments, with when each completed.
     @usableFromInline var byArguments: [AnyHashable: (instance: Service, completion: UInt64)] = [:]
 
@@ -345,6 +348,9 @@ protocol AnyServiceEntry: AnyObject {
     var isolation: FactoryIsolation? { get }
     /// Whether the scope is `.container`-kind: one instance for the registration.
     var keepsOneInstance: Bool { get }
+    /// Whether the scope keeps one instance when resolved without arguments: `.container`, or
+    /// `.multiton` (one instance per argument values, so one for none). What `warmUp()` creates.
+    var keepsOneInstanceWithoutArguments: Bool { get }
     /// Resolves this entry, found under `key` (forwarded, or with its type erased), asynchronously.
     nonisolated(nonsending) func resolveAsyncErased<Arguments>(
         as key: ServiceKey,
@@ -352,6 +358,8 @@ protocol AnyServiceEntry: AnyObject {
         in container: Container,
         context: AsyncResolution
     ) async throws(DIError) -> Handoff<Any>
+    /// Resolves this entry, which takes no arguments, as a top-level asynchronous call, for `warmUp()`.
+    nonisolated(nonsending) func resolveAsTopLevel(as key: ServiceKey, in container: Container) async throws(DIError)
     /// Takes the instances this entry holds for its container (`.container` and `.multiton`), with the
     /// disposal handlers bound to each, and drops them. The caller holds the lock.
     func takeForDisposal() -> [Disposal]
@@ -395,6 +403,11 @@ extension ServiceEntry: AnyServiceEntry {
     }
 
     @usableFromInline
+    var keepsOneInstanceWithoutArguments: Bool {
+        kind == .container || kind == .multiton
+    }
+
+    @usableFromInline
     var reusesInstanceInGraph: Bool {
         kind != .transient
     }
@@ -405,6 +418,8 @@ extension ServiceEntry: AnyServiceEntry {
         // then costs no generic metadata lookup for `Service?` (app launch: 240,000 instructions of
         // 1,480,000 in building its container).
         if let cache {
+            // A creation in flight started at another generation does not keep its instance.
+            cache.generation &+= 1
             cache.instance = nil
             if !cache.byArguments.isEmpty {
                 cache.byArguments = [:]
@@ -426,7 +441,11 @@ extension ServiceEntry: AnyServiceEntry {
         if let byArguments = cache?.byArguments {
             taken += byArguments.values
         }
-        guard !taken.isEmpty else { return [] }
+        guard !taken.isEmpty else {
+            // A creation in flight does not keep its instance either.
+            cache?.generation &+= 1
+            return []
+        }
         discardInstance()
         let handlers = disposalHandlers ?? []
         return taken.map { kept in
@@ -467,7 +486,9 @@ extension ServiceEntry: AnyServiceEntry {
         if let isolated = argumentFactory as? any IsolatedFactory {
             // Inspection never runs an async or main-actor factory: a synchronous resolve of one is
             // reported, unless `warmUp()` creates it first.
-            let standIn = isolated.inspectionCopy(warmUpSatisfies: kind == .container && !key.takesArguments)
+            let standIn = isolated.inspectionCopy(
+                warmUpSatisfies: keepsOneInstanceWithoutArguments && !key.takesArguments
+            )
             argumentFactory = standIn
             if !key.takesArguments {
                 let box = standIn as! ArgumentFactory<Service, Void>
