@@ -5,14 +5,16 @@ import Foundation
 /// It runs beside the synchronous path and reuses it: under the hierarchy's lock it looks the key up once;
 /// a synchronous registration, or an async one whose instance exists, is served there by the synchronous
 /// engine, inside the graph of the top-level `resolveAsync` (`AsyncResolution.graph`). Only a factory that
-/// must suspend runs outside the lock: an async factory in the caller's task, or, for a `.container`
-/// registration, in a creation task of its own that every concurrent caller waits for (`SingleFlight`);
-/// a main-actor factory on the main actor. No lock is ever held across a suspension point.
+/// must suspend runs outside the lock: an async factory in the caller's task and isolation, a shared
+/// (`.container`, `.multiton`) creation once for every concurrent caller (`SingleFlight`), in the first
+/// caller's task on a plain container and in a task of its own through a synchronized view; a main-actor
+/// factory on the main actor. No lock is ever held across a suspension point.
 ///
-/// The resolutions in flight are task-local (`AsyncResolution.current`), so the path survives `await`:
-/// a cycle through async factories is the same registration reached again with equal arguments on it,
-/// and a cycle between creations in flight in different tasks is a loop in their wait edges
-/// (`SingleFlight.waitingOn`), found when the edge that would close it is about to be added.
+/// The resolution in flight (`AsyncResolution`) is passed explicitly, carried by the resolver each factory
+/// is handed (`AsyncGraphResolver`), and ends with its call (`AsyncCall`): a cycle through async factories
+/// is the same registration reached again with equal arguments on its path, and a cycle between creations
+/// in flight in different tasks is a loop in their wait edges (`SingleFlight.waitingOn`), found when the
+/// edge that would close it is about to be added.
 extension Container {
     /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload, handing `view` (or
     /// this container) to the synchronous factories a top-level call runs.
@@ -458,6 +460,10 @@ extension Container {
     /// try await container.warmUp()
     /// let repository = container.resolve(Repository.self)  // synchronous, and finds the database
     /// ```
+    ///
+    /// Called inside a factory during a `resolveAsync`, it is part of that resolution: a registration it
+    /// would create that is being created on the way to it (the factory's own, or one waiting for it) is a
+    /// cycle, and fails with ``DIError/circularDependency(path:)`` instead of waiting for itself.
     ///
     /// - Throws: The first ``DIError`` met; the instances created before it are kept.
     nonisolated(nonsending) public func warmUp() async throws(DIError) {

@@ -49,10 +49,25 @@ extension Resolver {
     /// It resolves synchronous registrations too. Inside an async factory, resolve further services with
     /// the resolver the factory is handed: they join the same object graph.
     ///
-    /// A `.container` async registration is created once, whoever asks at the same time: every caller
-    /// waits for the one creation and gets the same instance, or the same error (nothing is cached after
-    /// a failure). A caller whose task is cancelled stops waiting at once; the creation goes on for the
-    /// others.
+    /// A `.container` async registration (and a `.multiton` one, per argument values) is created once,
+    /// whoever asks at the same time: every caller waits for the one creation and gets the same instance,
+    /// or the same error (nothing is cached after a failure). A caller whose task is cancelled stops
+    /// waiting at once.
+    ///
+    /// Where the factories run: on a plain ``Container``, which is not thread-safe, everything runs in
+    /// the caller's task and isolation, so the container stays with the code that uses it (called on the
+    /// main actor, an async factory runs on the main actor). A shared creation then runs in the task of
+    /// the first caller, whose cancellation reaches it (its waiters get the error it ends with). Through a
+    /// ``SynchronizedResolver`` a shared creation runs in a task of its own, which no caller's
+    /// cancellation reaches; use one for a container that several tasks or actors resolve from. A
+    /// main-actor factory resolved off the main actor runs on the main actor while the caller waits.
+    ///
+    /// The resolver a factory is handed belongs to its call: a task the factory starts, or the resolver
+    /// kept after the call, resolves in calls of its own. A cycle found while serving the call fails it,
+    /// even where a factory tolerated the inner failure (`try?`).
+    ///
+    /// > Warning: On a plain container, do not resolve from another task or actor while a `resolveAsync`
+    /// > is suspended: that is concurrent use. Use ``Container/synchronize()``.
     ///
     /// - Parameters:
     ///   - serviceType: The service type to resolve.
