@@ -398,3 +398,102 @@ private struct AnyResolverBox: @unchecked Sendable {
     let resolver: any Resolver
     init(_ resolver: any Resolver) { self.resolver = resolver }
 }
+
+@Suite("Async defects: attacks on the fixes", .tags(.concurrency, .engine), .hangLimit)
+struct AsyncDefectAttackTests {
+    @Test func cancellingTheFirstCallerOfAPlainContainerReachesTheCreationItRunsAndKeepsNothing() async throws {
+        let container = Container()
+        let entered = Latch()
+        let release = Latch()
+        let runs = Counter()
+        container.registerAsync(Session.self) { _ in
+            runs.increment()
+            let serial = runs.count
+            if serial == 1 {
+                entered.open()
+                await release.wait()
+                try Task.checkCancellation()
+            }
+            return Session(serial: serial)
+        }
+        .inObjectScope(.container)
+        nonisolated(unsafe) let plain = container
+        let first = Task { try await plain.resolveAsync(Session.self) }
+        await entered.wait()
+        first.cancel()
+        release.open()
+        let error = await #expect(throws: DIError.self) { try await first.value }
+        guard case .factoryFailed(_, _, let underlying)? = error else {
+            Issue.record("expected the factory's cancellation, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying is CancellationError)
+        #expect(container.resolve(Session.self) == nil)
+        #expect(try await container.resolveAsync(Session.self).serial == 2)
+    }
+
+    @Test func aMultitonCreationInFlightDuringResetObjectScopeIsNotKept() async throws {
+        let container = Container()
+        let entered = Latch()
+        let release = Latch()
+        let runs = Counter()
+        let disposed = Counter()
+        container.registerAsync(Session.self) { (_, serial: Int) in
+            runs.increment()
+            if runs.count == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return Session(serial: serial)
+        }
+        .inObjectScope(.multiton)
+        .onDispose { _ in disposed.increment() }
+        let view = container.synchronize()
+        let pending = Task { try await view.resolveAsync(Session.self, argument: 1) }
+        await entered.wait()
+        container.resetObjectScope(.multiton)
+        release.open()
+        let first = try await pending.value
+        #expect(disposed.count == 1)
+        #expect(try await view.resolveAsync(Session.self, argument: 1) !== first)
+        #expect(runs.count == 2)
+    }
+
+    @Test func aFactoryResolvingThroughTheContainerItCapturedJoinsItsCall() async throws {
+        let container = Container()
+        nonisolated(unsafe) let captured = container
+        container.register(Piece.self) { _ in Piece() }
+        container.registerAsync(PiecePair.self) { r in
+            let first = try await r.resolveAsync(Piece.self)
+            // Same task, same call: the same graph.
+            let second = try await captured.resolveAsync(Piece.self)
+            return PiecePair(first: first, second: second)
+        }
+        let pair = try await container.resolveAsync(PiecePair.self)
+        #expect(pair.first === pair.second)
+        // A cycle through the captured container is found, not waited on.
+        container.registerAsync(Session.self) { _ in
+            _ = try await captured.resolveAsync(Session.self)
+            return Session(serial: 0)
+        }
+        .inObjectScope(.container)
+        let key = ServiceKey(serviceType: Session.self)
+        await #expect(throws: DIError.circularDependency(path: [key, key])) {
+            try await container.synchronize().resolveAsync(Session.self)
+        }
+    }
+
+    @Test func aStructuredChildTaskUsingTheFactorysResolverStillFindsTheCycle() async {
+        let container = Container()
+        container.registerAsync(Session.self) { r in
+            let resolver = AnyResolverBox(r)
+            async let again: Session = resolver.resolver.resolveAsync(Session.self)
+            return try await again
+        }
+        .inObjectScope(.container)
+        let key = ServiceKey(serviceType: Session.self)
+        await #expect(throws: DIError.circularDependency(path: [key, key])) {
+            try await container.synchronize().resolveAsync(Session.self)
+        }
+    }
+}

@@ -62,9 +62,11 @@ extension Resolver {
     /// cancellation reaches; use one for a container that several tasks or actors resolve from. A
     /// main-actor factory resolved off the main actor runs on the main actor while the caller waits.
     ///
-    /// The resolver a factory is handed belongs to its call: a task the factory starts, or the resolver
-    /// kept after the call, resolves in calls of its own. A cycle found while serving the call fails it,
-    /// even where a factory tolerated the inner failure (`try?`).
+    /// The resolver a factory is handed belongs to its call: it joins that call while it lasts, and once
+    /// the call has ended, a resolver kept from it resolves in calls of its own. A task the factory starts
+    /// inherits nothing of the call through the task: a resolve it makes through a captured container is
+    /// a call of its own. A cycle found while serving the call fails it, even where a factory tolerated
+    /// the inner failure (`try?`).
     ///
     /// > Warning: On a plain container, do not resolve from another task or actor while a `resolveAsync`
     /// > is suspended: that is concurrent use. Use ``Container/synchronize()``.
