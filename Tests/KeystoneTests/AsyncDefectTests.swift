@@ -277,6 +277,43 @@ struct AsyncDefectTests {
         #expect(try await container.resolveAsync(Session.self).serial == 100)
     }
 
+    @Test func disposeAsyncWaitsForACreationInFlightAndDisposesOfItsInstance() async throws {
+        let container = Container()
+        let entered = Latch()
+        let release = Latch()
+        let disposed = Counter()
+        let disposedAsync = Counter()
+        container.registerAsync(Session.self) { _ in
+            entered.open()
+            await release.wait()
+            return Session(serial: 1)
+        }
+        .inObjectScope(.container)
+        .onDispose { _ in disposed.increment() }
+        .onDisposeAsync { _ in disposedAsync.increment() }
+        let view = container.synchronize()
+        let pending = Task { try await view.resolveAsync(Session.self) }
+        await entered.wait()
+        let finished = SetOnce<Bool>()
+        // Disposal takes the hierarchy's lock, as the view's resolves do.
+        nonisolated(unsafe) let disposable = container
+        let disposing = Task {
+            defer { finished.value = true }
+            try await disposable.disposeAsync()
+        }
+        // Both the resolve and the disposal wait for the creation (or the disposal did not wait at all).
+        while container.waitersOnCreationsInFlight() < 2 && finished.value == nil {
+            await Task.yield()
+        }
+        #expect(finished.value == nil, "disposeAsync() returned while a creation was in flight")
+        release.open()
+        try await disposing.value
+        #expect(disposed.count == 1)
+        #expect(disposedAsync.count == 1)
+        #expect(try await pending.value.serial == 1)
+        #expect(container.resolve(Session.self) == nil)
+    }
+
     // MARK: - Async .multiton
 
     @Test func concurrentFirstResolvesOfAnAsyncMultitonWithEqualArgumentsCreateOnce() async throws {

@@ -352,12 +352,7 @@ extension Container {
         }
         // What dropping the scope changes (`discardInstance`, `takeForDisposal`): a creation that sees
         // another generation when it ends does not keep its instance.
-        let flight = SingleFlight(
-            key: key,
-            shared: shared,
-            holder: entry.owner.map(ObjectIdentifier.init),
-            generation: entry.cache?.generation ?? 0
-        )
+        let flight = SingleFlight(key: key, shared: shared, generation: entry.cache?.generation ?? 0)
         hierarchy.flights[shared] = flight
         if let waiter = context.creation {
             waiter.addWait(on: flight)
@@ -418,28 +413,6 @@ extension Container {
             throw error
         } catch {
             throw .factoryFailed(key: key, path: context.keys, underlying: error)
-        }
-    }
-
-    /// Waits until no creation of this container's registrations is in flight.
-    nonisolated(nonsending) func waitForCreationsInFlight() async {
-        while true {
-            let pending = hierarchy.withLock { () -> [SingleFlight] in
-                // This container's token, as its entries name it.
-                var owners: Set<ObjectIdentifier> = []
-                table.forEach { slot in
-                    if let owner = slot.entry.owner {
-                        owners.insert(ObjectIdentifier(owner))
-                    }
-                }
-                return hierarchy.flights.values.filter { flight in
-                    flight.holder.map(owners.contains) ?? false
-                }
-            }
-            guard !pending.isEmpty else { return }
-            for flight in pending {
-                _ = try? await flight.wait()
-            }
         }
     }
 
@@ -806,10 +779,10 @@ final class AsyncResolution: Sendable {
         !(calls.last?.isFinished ?? true)
     }
 
-    /// Whether a cycle (or runaway depth) was found in any call this resolution belongs to: nothing it
-    /// creates is kept.
+    /// Whether a cycle (or runaway depth) was found while serving the innermost call this resolution
+    /// belongs to: what it creates was built around it, and is not kept.
     var hasFailed: Bool {
-        calls.contains { $0.failure != nil }
+        calls.last?.failure != nil
     }
 
     /// Records a cycle or runaway depth: it fails every call this resolution belongs to.
@@ -951,8 +924,6 @@ final class SingleFlight: Sendable {
     let key: ServiceKey
     /// What it is shared under in `Hierarchy.flights`.
     let shared: FlightKey
-    /// The container that holds the registration (its token's identity).
-    let holder: ObjectIdentifier?
     /// The generation of the entry's scope when the creation started: if it differs when the creation
     /// ends, the scope was dropped meanwhile, and the instance is not kept.
     let generation: UInt64
@@ -968,10 +939,9 @@ final class SingleFlight: Sendable {
 
     private let state = LockedValue(State())
 
-    init(key: ServiceKey, shared: FlightKey, holder: ObjectIdentifier?, generation: UInt64) {
+    init(key: ServiceKey, shared: FlightKey, generation: UInt64) {
         self.key = key
         self.shared = shared
-        self.holder = holder
         self.generation = generation
     }
 
@@ -1110,6 +1080,32 @@ final class AsyncGraphResolver: Resolver, Sendable {
             return try await container.value.resolveAsync(key, arguments: arguments, in: context)
         }
         return try await container.value.resolveAsTopLevel(key, arguments: arguments, confined: context.isConfined)
+    }
+}
+
+extension Disposal {
+    /// The disposal of the instance a creation in flight will make, taken by `dispose()` or
+    /// `disposeAsync()` while the creation runs: that creation will not keep its instance, and runs its
+    /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run`` has nothing to do.
+    /// ``runAll`` waits for the creation, so that `disposeAsync()` returns only once it has ended, and then
+    /// runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
+    /// after everything the container holds now.
+    init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
+        self.key = key
+        completion = .max
+        run = { [] }
+        runAll = {
+            guard let made = try? await flight.wait().value as? Service else { return [] }
+            var failures: [DIError] = []
+            for case .async(let handler) in handlers {
+                do {
+                    try await handler(made)
+                } catch {
+                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
+                }
+            }
+            return failures
+        }
     }
 }
 

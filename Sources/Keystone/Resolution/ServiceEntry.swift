@@ -361,7 +361,8 @@ protocol AnyServiceEntry: AnyObject {
     /// Resolves this entry, which takes no arguments, as a top-level asynchronous call, for `warmUp()`.
     nonisolated(nonsending) func resolveAsTopLevel(as key: ServiceKey, in container: Container) async throws(DIError)
     /// Takes the instances this entry holds for its container (`.container` and `.multiton`), with the
-    /// disposal handlers bound to each, and drops them. The caller holds the lock.
+    /// disposal handlers bound to each, and drops them; with the instances its creations in flight will
+    /// make, which they will not keep. The caller holds the lock.
     func takeForDisposal() -> [Disposal]
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
@@ -441,16 +442,23 @@ extension ServiceEntry: AnyServiceEntry {
         if let byArguments = cache?.byArguments {
             taken += byArguments.values
         }
+        let handlers = disposalHandlers ?? []
+        // The creations in flight of this entry (async `.container` and `.multiton`): they will not keep
+        // their instances (the generation changes below), and are disposed of when they end.
+        let identity = ObjectIdentifier(self)
+        let inFlight =
+            owner?.hierarchy.flights.values.filter { $0.shared.entry == identity }.map { flight in
+                Disposal(awaiting: flight, key: key, handlers: handlers)
+            } ?? []
         guard !taken.isEmpty else {
-            // A creation in flight does not keep its instance either.
             cache?.generation &+= 1
-            return []
+            return inFlight
         }
         discardInstance()
-        let handlers = disposalHandlers ?? []
-        return taken.map { kept in
-            Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
-        }
+        return inFlight
+            + taken.map { kept in
+                Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
+            }
     }
 
     @usableFromInline
