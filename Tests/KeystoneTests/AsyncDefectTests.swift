@@ -40,6 +40,13 @@ private final class Screen: Sendable {
     init(session: Session?) { self.session = session }
 }
 
+/// Calls back when it is deinitialized.
+private final class Noisy: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
 /// A gate tasks wait on until it is opened.
 private final class Latch: @unchecked Sendable {
     // @unchecked: every field is used under `lock`.
@@ -532,5 +539,30 @@ struct AsyncDefectAttackTests {
         await #expect(throws: DIError.circularDependency(path: [key, key])) {
             try await container.synchronize().resolveAsync(Session.self)
         }
+    }
+
+    @Test func aGraphInstanceWhoseDeinitResolvesIsReleasedWhenTheCallEnds() async throws {
+        let container = Container()
+        let view = container.synchronize()
+        let resolvedInDeinit = Counter()
+        let made = Counter()
+        container.register(Piece.self) { _ in Piece() }
+        container.register(Noisy.self) { _ in
+            made.increment()
+            return Noisy {
+                if view.resolve(Piece.self) != nil {
+                    resolvedInDeinit.increment()
+                }
+            }
+        }
+        container.registerAsync(Session.self) { r in
+            _ = try await r.resolveAsync(Noisy.self)
+            #expect(resolvedInDeinit.count == made.count - 1, "the graph holds it until the call ends")
+            return Session(serial: 1)
+        }
+        _ = try await view.resolveAsync(Session.self)
+        #expect(resolvedInDeinit.count == 1)
+        _ = try await container.resolveAsync(Session.self)
+        #expect(resolvedInDeinit.count == 2)
     }
 }
