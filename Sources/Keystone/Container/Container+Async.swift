@@ -26,6 +26,15 @@ extension Container {
     /// An error the factory throws reaches every caller waiting for it as
     /// ``DIError/factoryFailed(key:path:underlying:)``; a ``DIError`` it throws is passed on as it is.
     ///
+    /// The factory is `nonisolated(nonsending)`: it runs in the isolation it is called from, which, on a
+    /// plain container, is the caller's of `resolveAsync` (see ``Resolver/resolveAsync(_:name:)``). A
+    /// closure converts to it; a function value declared `@Sendable (any Resolver) async throws -> T`
+    /// does not, since `any Resolver` is not `Sendable`: wrap it in a closure.
+    ///
+    /// If the scope is dropped while a `.container` creation is in flight (``resetObjectScope(_:)``,
+    /// ``dispose()``, registering the key again), the instance it makes is not kept: its synchronous
+    /// disposal handlers run once it is made, and the callers waiting for it still get it.
+    ///
     /// - Parameters:
     ///   - serviceType: The type to resolve the registration as.
     ///   - name: A name that tells apart registrations of the same service type.
@@ -35,7 +44,7 @@ extension Container {
     public func registerAsync<Service>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,
@@ -63,7 +72,7 @@ extension Container {
     public func registerAsync<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver, Arg1) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arg1) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(name: name, argumentCount: 1, AsyncFactory<Service, Arg1>(factory))
     }
@@ -80,7 +89,7 @@ extension Container {
     public func registerAsync<Service, Arg1, Arg2>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver, Arg1, Arg2) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arg1, Arg2) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,
@@ -103,7 +112,7 @@ extension Container {
     public func registerAsync<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        factory: @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) async throws -> Service
+        factory: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) async throws -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,

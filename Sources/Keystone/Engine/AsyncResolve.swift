@@ -5,14 +5,16 @@ import Foundation
 /// It runs beside the synchronous path and reuses it: under the hierarchy's lock it looks the key up once;
 /// a synchronous registration, or an async one whose instance exists, is served there by the synchronous
 /// engine, inside the graph of the top-level `resolveAsync` (`AsyncResolution.graph`). Only a factory that
-/// must suspend runs outside the lock: an async factory in the caller's task, or, for a `.container`
-/// registration, in a creation task of its own that every concurrent caller waits for (`SingleFlight`);
-/// a main-actor factory on the main actor. No lock is ever held across a suspension point.
+/// must suspend runs outside the lock: an async factory in the caller's task and isolation, a shared
+/// (`.container`, `.multiton`) creation once for every concurrent caller (`SingleFlight`), in the first
+/// caller's task on a plain container and in a task of its own through a synchronized view; a main-actor
+/// factory on the main actor. No lock is ever held across a suspension point.
 ///
-/// The resolutions in flight are task-local (`AsyncResolution.current`), so the path survives `await`:
-/// a cycle through async factories is the same registration reached again with equal arguments on it,
-/// and a cycle between creations in flight in different tasks is a loop in their wait edges
-/// (`SingleFlight.waitingOn`), found when the edge that would close it is about to be added.
+/// The resolution in flight (`AsyncResolution`) is passed explicitly, carried by the resolver each factory
+/// is handed (`AsyncGraphResolver`), and ends with its call (`AsyncCall`): a cycle through async factories
+/// is the same registration reached again with equal arguments on its path, and a cycle between creations
+/// in flight in different tasks is a loop in their wait edges (`SingleFlight.waitingOn`), found when the
+/// edge that would close it is about to be added.
 extension Container {
     /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload, handing `view` (or
     /// this container) to the synchronous factories a top-level call runs.
@@ -34,7 +36,7 @@ extension Container {
         {
             return instance
         }
-        return try await resolveAsyncInGeneral(key, arguments: arguments)
+        return try await resolveAsyncInGeneral(key, arguments: arguments, confined: view == nil)
     }
 
     /// The `.container` instance registered directly under `key`, if it exists and nothing asks for
@@ -121,18 +123,45 @@ extension Container {
     }
 
     /// Every asynchronous resolve the inlined ``resolveAsync(_:arguments:through:)`` does not finish: in
-    /// the resolution in flight in this task, if any, else in a new one.
+    /// the resolution in flight in this task, if any (a resolve through a container a factory captured),
+    /// else as a top-level call of its own. `confined` says the call came through the plain container,
+    /// not a synchronized view: its factories then all run in the caller's task.
     @usableFromInline
-    nonisolated(nonsending) func resolveAsyncInGeneral<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
-        async throws(DIError) -> Service
-    {
-        if let context = AsyncResolution.current {
+    nonisolated(nonsending) func resolveAsyncInGeneral<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        confined: Bool
+    ) async throws(DIError) -> Service {
+        if let context = AsyncResolution.inFlight {
             return try await resolveAsync(key, arguments: arguments, in: context)
         }
-        // A top-level call: its `.graph` instances are shared until it returns.
-        let context = AsyncResolution(graph: GraphRecord(), path: [], creation: nil)
-        defer { context.graph.weakenAll() }
-        return try await resolveAsync(key, arguments: arguments, in: context)
+        return try await resolveAsTopLevel(key, arguments: arguments, confined: confined)
+    }
+
+    /// Resolves `key` as a top-level asynchronous call: its `.graph` instances are shared, and held, until
+    /// it returns; a cycle found anywhere while serving it fails it, even one a factory tolerated.
+    nonisolated(nonsending) func resolveAsTopLevel<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        confined: Bool
+    ) async throws(DIError) -> Service {
+        let context = AsyncResolution.topLevel(confined: confined)
+        let call = context.calls[0]
+        context.graph.hold()
+        defer {
+            call.finish()
+            context.graph.endHold()
+        }
+        let instance: Service
+        do {
+            instance = try await resolveAsync(key, arguments: arguments, in: context)
+        } catch {
+            throw call.failure ?? error
+        }
+        if let failure = call.failure {
+            throw failure
+        }
+        return instance
     }
 
     /// Resolves `key` in the asynchronous resolution `context`.
@@ -162,6 +191,28 @@ extension Container {
         case .create(let entry):
             return try await entry.value.createAsync(as: key, arguments: arguments, in: self, context: context)
         case .wait(let flight):
+            return try await wait(for: flight, key: key, in: context).value as! Service
+        case .start(let flight, let entry):
+            if context.isConfined {
+                // A plain container stays with its caller: the creation runs here, in the caller's task.
+                let outcome = await runCreation(
+                    of: entry.value,
+                    as: key,
+                    arguments: arguments,
+                    flight: flight,
+                    from: context
+                )
+                if let waiter = context.creation {
+                    hierarchy.withLock { waiter.removeWait(on: flight) }
+                }
+                return try outcome.get().value as! Service
+            }
+            let work = Handoff((self, entry.value, arguments, context))
+            // A task of its own: no waiter's cancellation reaches the factory.
+            Task {
+                let (container, entry, arguments, context) = work.value
+                _ = await container.runCreation(of: entry, as: key, arguments: arguments, flight: flight, from: context)
+            }
             return try await wait(for: flight, key: key, in: context).value as! Service
         case .onMainActor:
             return try await resolveOnMainActor(key, arguments: arguments, in: context)
@@ -201,19 +252,39 @@ extension Container {
             if entry.kind == .container, let instance = entry.instance {
                 return .done(Handoff(instance))
             }
-            try context.checkCycle(entry, as: key, arguments: arguments)
-            if entry.kind == .container {
-                return .wait(try flight(for: entry, as: key, arguments: arguments, in: context))
+            try context.failing { () throws(DIError) in try context.checkCycle(entry, as: key, arguments: arguments) }
+            switch entry.kind {
+            case .container:
+                return try flight(for: entry, as: key, shared: FlightKey(entry: entry, arguments: nil), in: context)
+            case .multiton:
+                // One instance per argument values: one creation in flight per argument values too.
+                let identity = try MultitonKey.of(arguments, key: key)
+                if let kept = entry.cache?.byArguments[identity] {
+                    return .done(Handoff(kept.instance))
+                }
+                return try flight(
+                    for: entry,
+                    as: key,
+                    shared: FlightKey(entry: entry, arguments: identity),
+                    in: context
+                )
+            case .transient, .graph, .weak, .custom:
+                if let existing = try entry.existingInstance(
+                    in: context,
+                    container: self,
+                    key: key,
+                    arguments: arguments
+                ) {
+                    return .done(Handoff(existing))
+                }
+                return .create(Handoff(entry))
             }
-            if let existing = try entry.existingInstance(in: context, container: self, key: key, arguments: arguments) {
-                return .done(Handoff(existing))
-            }
-            return .create(Handoff(entry))
         }
     }
 
     /// Resolves `key` with the synchronous engine, inside the graph of `context`, handing the factories a
-    /// synchronized view. The caller holds the lock.
+    /// resolver that joins `context`. The caller holds the lock. A cycle or runaway depth the synchronous
+    /// engine finds fails the asynchronous call too, even if a factory tolerates it.
     func resolveInGraph<Service, Arguments>(
         _ key: ServiceKey,
         arguments: Arguments,
@@ -221,9 +292,15 @@ extension Container {
     ) throws(DIError) -> Service {
         do {
             return try hierarchy.state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) in
-                try resolve(key, arguments: arguments, resolver: SynchronizedResolver(self))
+                try resolve(key, arguments: arguments, resolver: AsyncGraphResolver(container: self, context: context))
             }
         } catch {
+            switch error {
+            case .circularDependency, .depthLimitExceeded:
+                context.recordFailure(error)
+            default:
+                break
+            }
             throw error.nested(in: context.keys)
         }
     }
@@ -250,49 +327,74 @@ extension Container {
 
     // MARK: - Single flight
 
-    /// The creation in flight of `entry`, a `.container` async registration, or a new one. Adds the wait
-    /// edge from the creation `context` runs in, unless it closes a loop. The caller holds the lock.
-    private func flight<Service, Arguments>(
+    /// The creation in flight of `entry` (a `.container` registration, or a `.multiton` one for some
+    /// argument values) under `shared`, to wait for, or a new one to start. Adds the wait edge from the
+    /// creation `context` runs in, unless it closes a loop. The caller holds the lock.
+    private func flight<Service>(
         for entry: ServiceEntry<Service>,
         as key: ServiceKey,
-        arguments: Arguments,
+        shared: FlightKey,
         in context: AsyncResolution
-    ) throws(DIError) -> SingleFlight {
-        let identity = ObjectIdentifier(entry)
-        if let flight = hierarchy.flights[identity] {
+    ) throws(DIError) -> AsyncPlan<Service> {
+        if let flight = hierarchy.flights[shared] {
             if let waiter = context.creation {
                 if let loop = flight.pathOfWaits(to: waiter) {
-                    throw .circularDependency(path: [waiter.key] + loop.map(\.key) + [waiter.key])
+                    let cycle = DIError.circularDependency(path: [waiter.key] + loop.map(\.key) + [waiter.key])
+                    context.recordFailure(cycle)
+                    throw cycle
                 }
                 waiter.addWait(on: flight)
             }
-            return flight
+            return .wait(flight)
         }
-        let flight = SingleFlight(key: key)
-        hierarchy.flights[identity] = flight
+        if entry.cache == nil {
+            entry.cache = InstanceCache()
+        }
+        // What dropping the scope changes (`discardInstance`, `takeForDisposal`): a creation that sees
+        // another generation when it ends does not keep its instance.
+        let flight = SingleFlight(key: key, shared: shared, generation: entry.cache?.generation ?? 0)
+        hierarchy.flights[shared] = flight
         if let waiter = context.creation {
             waiter.addWait(on: flight)
         }
-        let creation = context.entering(entry, as: key, arguments: arguments, creating: flight)
-        let work = Handoff((self, entry, arguments))
-        // A task of its own: no waiter's cancellation reaches the factory.
-        Task {
-            let (container, entry, arguments) = work.value
-            let outcome: Result<Handoff<Any>, DIError>
-            do throws(DIError) {
-                let made = try await entry.create(as: key, arguments: arguments, in: container, context: creation)
-                outcome = .success(Handoff(made))
-            } catch {
-                outcome = .failure(error)
-            }
-            container.hierarchy.withLock {
-                if container.hierarchy.flights[identity] === flight {
-                    container.hierarchy.flights[identity] = nil
-                }
-            }
-            flight.finish(outcome)
+        return .start(flight, Handoff(entry))
+    }
+
+    /// Runs the creation `flight` of `entry`, as a call of its own inside `context`, and hands its outcome
+    /// to every waiter. A cycle found while it ran fails it, even one a factory tolerated.
+    nonisolated(nonsending) func runCreation<Service, Arguments>(
+        of entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        flight: SingleFlight,
+        from context: AsyncResolution
+    ) async -> Result<Handoff<Any>, DIError> {
+        let call = AsyncCall()
+        let creation = context.entering(entry, as: key, arguments: arguments, creating: flight, call: call)
+        var outcome: Result<Handoff<Any>, DIError>
+        do throws(DIError) {
+            let made = try await entry.create(
+                as: key,
+                arguments: arguments,
+                in: self,
+                context: creation,
+                generation: flight.generation
+            )
+            outcome = .success(Handoff(made))
+        } catch {
+            outcome = .failure(error)
         }
-        return flight
+        call.finish()
+        if let failure = call.failure {
+            outcome = .failure(failure)
+        }
+        hierarchy.withLock {
+            if hierarchy.flights[flight.shared] === flight {
+                hierarchy.flights[flight.shared] = nil
+            }
+        }
+        flight.finish(outcome)
+        return outcome
     }
 
     /// Waits for `flight`; a cancellation of the waiting task ends the wait at once.
@@ -317,8 +419,9 @@ extension Container {
     // MARK: - Warming up
 
     /// Creates every `.container`-scoped registration this container can see that takes no runtime
-    /// arguments, each once: the async and main-actor ones first, then the synchronous ones, each group in
-    /// registration order.
+    /// arguments (and every `.multiton` one without arguments, which is the same), each once: the async
+    /// ones first, then the main-actor ones, then the synchronous ones, each group in registration order.
+    /// So a main-actor or synchronous factory may depend on an async one registered after it.
     ///
     /// Call it at launch, so that synchronous code can resolve services whose factories are asynchronous:
     ///
@@ -331,40 +434,45 @@ extension Container {
     /// let repository = container.resolve(Repository.self)  // synchronous, and finds the database
     /// ```
     ///
+    /// Called inside a factory during a `resolveAsync`, it is part of that resolution: a registration it
+    /// would create that is being created on the way to it (the factory's own, or one waiting for it) is a
+    /// cycle, and fails with ``DIError/circularDependency(path:)`` instead of waiting for itself.
+    ///
     /// - Throws: The first ``DIError`` met; the instances created before it are kept.
     nonisolated(nonsending) public func warmUp() async throws(DIError) {
         let entries = hierarchy.withLock { () -> [(ServiceKey, Handoff<any AnyServiceEntry>)] in
             var seen: Set<ServiceKey> = []
-            var isolated: [(ServiceKey, Handoff<any AnyServiceEntry>, Date)] = []
-            var plain: [(ServiceKey, Handoff<any AnyServiceEntry>, Date)] = []
+            // By where the factory runs: async, main-actor, synchronous. Each group may depend on the ones
+            // before it, whatever the registration order.
+            var groups: [[(ServiceKey, Handoff<any AnyServiceEntry>, Date)]] = [[], [], []]
             var container: Container? = self
             while let current = container {
                 current.table.forEach { slot in
                     guard seen.insert(slot.key).inserted, !slot.isForwarded, !slot.key.takesArguments,
-                        slot.entry.keepsOneInstance
+                        slot.entry.keepsOneInstanceWithoutArguments
                     else { return }
-                    let item = (slot.key, Handoff(slot.entry), slot.entry.registeredAt)
-                    if slot.entry.isolation == nil {
-                        plain.append(item)
-                    } else {
-                        isolated.append(item)
-                    }
+                    let group =
+                        switch slot.entry.isolation {
+                        case .async?: 0
+                        case .mainActor?: 1
+                        case nil: 2
+                        }
+                    groups[group].append((slot.key, Handoff(slot.entry), slot.entry.registeredAt))
                 }
                 container = current.parent
             }
-            let byRegistration = {
-                (
-                    a: (ServiceKey, Handoff<any AnyServiceEntry>, Date),
-                    b: (ServiceKey, Handoff<any AnyServiceEntry>, Date)
-                ) in
-                a.2 < b.2
+            return groups.flatMap { group in group.sorted { $0.2 < $1.2 }.map { ($0.0, $0.1) } }
+        }
+        // Inside a factory, in the task running it, warm-up is part of that resolution: what is being
+        // created on the way to it is a cycle, as a resolve of it would be.
+        if let context = AsyncResolution.inFlight {
+            for (key, entry) in entries {
+                _ = try await entry.value.resolveAsyncErased(as: key, arguments: (), in: self, context: context)
             }
-            return (isolated.sorted(by: byRegistration) + plain.sorted(by: byRegistration)).map { ($0.0, $0.1) }
+            return
         }
         for (key, entry) in entries {
-            let context = AsyncResolution(graph: GraphRecord(), path: [], creation: nil)
-            defer { context.graph.weakenAll() }
-            _ = try await entry.value.resolveAsyncErased(as: key, arguments: (), in: self, context: context)
+            _ = try await entry.value.resolveAsTopLevel(as: key, in: self)
         }
     }
 }
@@ -375,8 +483,10 @@ enum AsyncPlan<Service> {
     case done(Handoff<Service>)
     /// An async factory to run in the caller's task.
     case create(Handoff<ServiceEntry<Service>>)
-    /// A `.container` creation in flight to wait for.
+    /// A `.container` or `.multiton` creation in flight to wait for.
     case wait(SingleFlight)
+    /// A `.container` or `.multiton` creation to start, registered in the hierarchy's flights.
+    case start(SingleFlight, Handoff<ServiceEntry<Service>>)
     /// A main-actor factory to run on the main actor.
     case onMainActor
     /// A key forwarded to an async or main-actor registration of another service type.
@@ -397,6 +507,12 @@ extension ServiceEntry {
         return Handoff(instance)
     }
 
+    /// Resolves this entry, which takes no arguments, as a top-level asynchronous call, for `warmUp()`.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsTopLevel(as key: ServiceKey, in container: Container) async throws(DIError) {
+        let _: Service = try await container.resolveAsTopLevel(self.key, arguments: (), confined: true)
+    }
+
     /// Runs the async factory and stores the instance in the scope, for a resolve of `key`.
     nonisolated(nonsending) func createAsync<Arguments>(
         as key: ServiceKey,
@@ -408,36 +524,47 @@ extension ServiceEntry {
             as: key,
             arguments: arguments,
             in: container,
-            context: context.entering(self, as: key, arguments: arguments, creating: nil)
+            context: context.entering(self, as: key, arguments: arguments, creating: nil, call: nil),
+            generation: nil
         )
     }
 
-    /// Runs the async factory with `context` (whose path ends with this entry) current, then, under the
-    /// lock, stores the instance in its scope and runs the `initCompleted` actions.
+    /// Runs the async factory with `context` (whose path ends with this entry), then, under the lock,
+    /// stores the instance in its scope and runs the `initCompleted` actions.
+    ///
+    /// A `.container` or `.multiton` creation started at `generation` of the entry's scope keeps its
+    /// instance only if the scope was not dropped meanwhile (`resetObjectScope`, `dispose()`,
+    /// re-registration) and no cycle was found in its resolution; a dropped one is disposed of (its
+    /// synchronous handlers) and handed to its waiters all the same.
     nonisolated(nonsending) func create<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
-        context: AsyncResolution
+        context: AsyncResolution,
+        generation: UInt64?
     ) async throws(DIError) -> Service {
         let factory = argumentFactory as! AsyncFactory<Service, Arguments>
-        let resolver = AsyncGraphResolver(container: container, graph: context.graph)
+        let resolver = AsyncGraphResolver(container: container, context: context)
         let outer = Array(context.keys.dropLast())
         let made: Service
         do {
             let input = Handoff(arguments)
-            made = try await AsyncResolution.$current.withValue(context) {
-                try await factory.run(resolver, input.value)
-            }
+            // Task-local only for what has no resolver to go through (`warmUp()`, a captured container),
+            // and only in this task while the call lasts (`AsyncResolution.inFlight`).
+            made = try await AsyncResolution.running(context, factory.run, resolver, input.value)
         } catch let error as DIError {
             throw error
         } catch {
             throw .factoryFailed(key: key, path: outer, underlying: error)
         }
-        return try container.hierarchy.withLock { () throws(DIError) -> Service in
+        let handlers = try container.hierarchy.withLock { () throws(DIError) -> [DisposalHandler<Service>]? in
+            let dropped = generation.map { $0 != cache?.generation ?? 0 } ?? false
+            let keep = !dropped && !context.hasFailed
             // Stored before the `initCompleted` actions run, as a synchronous instance is, so that they
             // may resolve it; numbered in the order of completions once they all succeeded.
-            try store(made, in: context, container: container, key: key, arguments: arguments)
+            if keep {
+                try store(made, in: context, container: container, key: key, arguments: arguments)
+            }
             var failure: DIError?
             for action in initCompletedActions ?? [] where failure == nil {
                 do {
@@ -449,11 +576,31 @@ extension ServiceEntry {
                 }
             }
             if let failure {
-                discard(in: context, container: container, key: key, arguments: arguments)
+                if keep {
+                    discard(in: context, container: container, key: key, arguments: arguments)
+                }
                 throw failure
             }
-            noteCompletion(key: key, arguments: arguments, completion: container.hierarchy.state.nextCompletion())
-            return made
+            if keep {
+                noteCompletion(key: key, arguments: arguments, completion: container.hierarchy.state.nextCompletion())
+            }
+            return dropped ? disposalHandlers ?? [] : nil
+        }
+        if let handlers {
+            Self.disposeDropped(made, key: key, handlers: handlers)
+        }
+        return made
+    }
+
+    /// Runs the synchronous disposal handlers of an instance whose scope was dropped while it was being
+    /// created, outside the lock; errors are logged, as for the other instances a container drops.
+    private static func disposeDropped(_ instance: Service, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
+        for case .sync(let handler) in handlers {
+            do {
+                try handler(instance)
+            } catch {
+                Log.failure(.factoryFailed(key: key, path: [], underlying: error))
+            }
         }
     }
 
@@ -535,37 +682,90 @@ extension Container {
 
 // MARK: - The resolution in flight
 
-/// One asynchronous resolution in flight in a task: the graph of its top-level `resolveAsync`, the
-/// registrations being created on the way to it, and the `.container` creation the task runs, if any.
-/// Task-local, so it survives suspension points and follows the creation tasks it starts.
+/// One asynchronous resolution in flight: the graph of its top-level call, the registrations being created
+/// on the way to it, the `.container` or `.multiton` creation it runs in, if any, and the calls it belongs
+/// to. Passed explicitly: an async factory's resolver (``AsyncGraphResolver``) carries it, and only while
+/// its call lasts; a task the factory starts does not inherit it.
 @usableFromInline
 final class AsyncResolution: Sendable {
     /// The `.graph` instances of the top-level call, shared by everything it resolves.
     let graph: GraphRecord
     /// The registrations being created, outermost first.
     let path: [Step]
-    /// The `.container` creation this task runs, whose wait edges tell a deadlock.
+    /// The creation in flight this resolution runs in, whose wait edges tell a deadlock.
     let creation: SingleFlight?
+    /// The top-level call, then each creation in flight on the way here, innermost last: a cycle fails
+    /// them all, and the innermost one ending ends this resolution.
+    let calls: [AsyncCall]
+    /// The task that runs this resolution: the only one that finds it as the task-local current one.
+    let task: Int
+    /// Started through a plain container: every factory runs in the caller's task and isolation.
+    let isConfined: Bool
 
     /// One registration being created: its identity, the key it was asked for under, its arguments.
     struct Step: Sendable {
         let entry: ObjectIdentifier
+        /// The identity of its factory, which the synchronous stand-in of an async factory compares.
+        let factory: ObjectIdentifier?
         let key: ServiceKey
         let arguments: Handoff<Any>
     }
 
+    /// The resolution whose factory this task runs, for what has no resolver to go through (`warmUp()`,
+    /// a container a factory captured). Read through ``inFlight``: a task started inside a factory
+    /// inherits it, and must not use it.
     @TaskLocal static var current: AsyncResolution?
+
+    /// ``current``, if this task is the one running it and its call has not ended.
+    static var inFlight: AsyncResolution? {
+        guard let current, current.isLive, current.task == currentTask else { return nil }
+        return current
+    }
+
+    /// Runs `factory` with `context` as the task-local ``current``, in the caller's isolation.
+    ///
+    /// `TaskLocal.withValue`'s operation runs in the isolation it captures: written in a
+    /// `nonisolated(nonsending)` function, it would leave the caller's actor. Capturing `isolation` keeps
+    /// it there, and a plain container's factory with its caller.
+    static func running<Service, Arguments>(
+        _ context: AsyncResolution,
+        _ factory: nonisolated(nonsending) @Sendable (any Resolver, Arguments) async throws -> Service,
+        _ resolver: any Resolver,
+        _ arguments: Arguments,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Service {
+        try await $current.withValue(
+            context,
+            operation: {
+                _ = isolation
+                return try await factory(resolver, arguments)
+            }
+        )
+    }
 
     /// Whether this task is inside an asynchronous resolution: a resolve made now joins it.
     @usableFromInline
     static var isInFlight: Bool {
-        current != nil
+        inFlight != nil
     }
 
-    init(graph: GraphRecord, path: [Step], creation: SingleFlight?) {
+    /// An identity of the task running now (0 outside any task).
+    static var currentTask: Int {
+        withUnsafeCurrentTask { $0?.hashValue ?? 0 }
+    }
+
+    init(graph: GraphRecord, path: [Step], creation: SingleFlight?, calls: [AsyncCall], isConfined: Bool) {
         self.graph = graph
         self.path = path
         self.creation = creation
+        self.calls = calls
+        self.task = Self.currentTask
+        self.isConfined = isConfined
+    }
+
+    /// A new top-level resolution, in this task.
+    static func topLevel(confined: Bool) -> AsyncResolution {
+        AsyncResolution(graph: GraphRecord(), path: [], creation: nil, calls: [AsyncCall()], isConfined: confined)
     }
 
     /// The keys being created, outermost first.
@@ -573,18 +773,57 @@ final class AsyncResolution: Sendable {
         path.map(\.key)
     }
 
-    /// The resolution one level deeper, creating `entry`; `creating` is the `.container` creation that
-    /// starts with it, if it does.
+    /// Whether the call this resolution serves is still in flight: once it has ended, a resolver kept
+    /// from it starts calls of its own.
+    var isLive: Bool {
+        !(calls.last?.isFinished ?? true)
+    }
+
+    /// Whether a cycle (or runaway depth) was found while serving the innermost call this resolution
+    /// belongs to: what it creates was built around it, and is not kept.
+    var hasFailed: Bool {
+        calls.last?.failure != nil
+    }
+
+    /// Records a cycle or runaway depth: it fails every call this resolution belongs to.
+    func recordFailure(_ error: DIError) {
+        for call in calls {
+            call.fail(error)
+        }
+    }
+
+    /// Runs `body`, recording what it throws with ``recordFailure(_:)``.
+    func failing(_ body: () throws(DIError) -> Void) throws(DIError) {
+        do {
+            try body()
+        } catch {
+            recordFailure(error)
+            throw error
+        }
+    }
+
+    /// The resolution one level deeper, creating `entry`, in this task; `creating` is the creation in
+    /// flight that starts with it, with `call`, if it does.
     func entering<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,
         arguments: Arguments,
-        creating flight: SingleFlight?
+        creating flight: SingleFlight?,
+        call: AsyncCall?
     ) -> AsyncResolution {
         AsyncResolution(
             graph: graph,
-            path: path + [Step(entry: ObjectIdentifier(entry), key: key, arguments: Handoff(arguments))],
-            creation: flight ?? creation
+            path: path + [
+                Step(
+                    entry: ObjectIdentifier(entry),
+                    factory: (entry.argumentFactory as? any IsolatedFactory)?.identity,
+                    key: key,
+                    arguments: Handoff(arguments)
+                )
+            ],
+            creation: flight ?? creation,
+            calls: call.map { calls + [$0] } ?? calls,
+            isConfined: isConfined
         )
     }
 
@@ -595,23 +834,99 @@ final class AsyncResolution: Sendable {
         as key: ServiceKey,
         arguments: Arguments
     ) throws(DIError) {
-        let identity = ObjectIdentifier(entry)
-        if let index = path.firstIndex(where: {
-            $0.entry == identity && ArgumentComparison.equal($0.arguments.value as! Arguments, arguments)
-        }) {
-            throw .circularDependency(path: path[index...].map(\.key) + [key])
+        if let start = cycleStart(entry: ObjectIdentifier(entry), factory: nil, arguments: arguments) {
+            throw .circularDependency(path: path[start...].map(\.key) + [key])
         }
         if path.count >= ResolutionState.maximumDepth {
             throw .depthLimitExceeded(path: keys + [key], limit: path.count)
         }
     }
+
+    /// Where on the path the entry (or the factory) is being created with equal arguments, if it is.
+    /// Compared by the synchronous engine's rule (``ArgumentComparison``); arguments of another type are
+    /// another registration's (an identity reused after re-registration), never a cycle.
+    func cycleStart<Arguments>(entry: ObjectIdentifier?, factory: ObjectIdentifier?, arguments: Arguments) -> Int? {
+        path.firstIndex { step in
+            guard entry.map({ $0 == step.entry }) ?? (factory != nil && factory == step.factory),
+                let earlier = step.arguments.value as? Arguments
+            else { return false }
+            return ArgumentComparison.equal(earlier, arguments)
+        }
+    }
+
+    /// The keys of a cycle that the synchronous stand-in of the async factory `factory` closes when a
+    /// synchronous factory resolved inside this resolution asks for it with `arguments`: from where it is
+    /// on the path. `nil` if it is not on the path.
+    func cycleKeys<Arguments>(closedBy factory: ObjectIdentifier, arguments: Arguments) -> [ServiceKey]? {
+        guard isLive, let start = cycleStart(entry: nil, factory: factory, arguments: arguments) else { return nil }
+        return path[start...].map(\.key)
+    }
 }
 
-/// The creation of a `.container` async registration's instance, which every concurrent `resolveAsync`
-/// of it waits for: the factory runs once, everyone gets the same instance or the same error, and a
-/// failure caches nothing. The hierarchy keeps it (`Hierarchy.flights`) while it runs.
+/// One call of the asynchronous path, as the synchronous engine's `withCall` is one: a top-level
+/// `resolveAsync`, or a `.container`/`.multiton` creation in flight. A cycle found while serving it fails
+/// it, whatever its factories tolerated; once ended, the resolutions in it are no longer in flight.
+final class AsyncCall: Sendable {
+    private struct State {
+        var isFinished = false
+        var failure: DIError?
+    }
+
+    private let state = LockedValue(State())
+
+    var isFinished: Bool {
+        state.withLock { $0.isFinished }
+    }
+
+    /// The first cycle or runaway depth found while serving this call.
+    var failure: DIError? {
+        state.withLock { $0.failure }
+    }
+
+    func fail(_ error: DIError) {
+        state.withLock { state in
+            if state.failure == nil {
+                state.failure = error
+            }
+        }
+    }
+
+    func finish() {
+        state.withLock { $0.isFinished = true }
+    }
+}
+
+/// What a creation in flight is shared under: its registration, and for `.multiton` its arguments.
+struct FlightKey: Hashable, Sendable {
+    let entry: ObjectIdentifier
+    let arguments: Handoff<AnyHashable>?
+
+    init<Service>(entry: ServiceEntry<Service>, arguments: AnyHashable?) {
+        self.entry = ObjectIdentifier(entry)
+        self.arguments = arguments.map(Handoff.init)
+    }
+
+    static func == (lhs: FlightKey, rhs: FlightKey) -> Bool {
+        lhs.entry == rhs.entry && lhs.arguments?.value == rhs.arguments?.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(entry)
+        hasher.combine(arguments?.value)
+    }
+}
+
+/// The creation of a `.container` async registration's instance (or a `.multiton` one's for some argument
+/// values), which every concurrent `resolveAsync` of it waits for: the factory runs once, everyone gets the
+/// same instance or the same error, and a failure caches nothing. The hierarchy keeps it
+/// (`Hierarchy.flights`) while it runs.
 final class SingleFlight: Sendable {
     let key: ServiceKey
+    /// What it is shared under in `Hierarchy.flights`.
+    let shared: FlightKey
+    /// The generation of the entry's scope when the creation started: if it differs when the creation
+    /// ends, the scope was dropped meanwhile, and the instance is not kept.
+    let generation: UInt64
 
     private struct State {
         var outcome: Result<Handoff<Any>, DIError>?
@@ -624,8 +939,10 @@ final class SingleFlight: Sendable {
 
     private let state = LockedValue(State())
 
-    init(key: ServiceKey) {
+    init(key: ServiceKey, shared: FlightKey, generation: UInt64) {
         self.key = key
+        self.shared = shared
+        self.generation = generation
     }
 
     /// Waits for the outcome; throws `CancellationError` as soon as the waiting task is cancelled.
@@ -720,18 +1037,21 @@ final class SingleFlight: Sendable {
     }
 }
 
-/// The resolver an async factory and the `initCompleted` actions of its instance are handed: a
-/// synchronized view of the container whose resolves, synchronous or not, join the graph of the
-/// top-level `resolveAsync` in flight.
+/// The resolver an async factory and the `initCompleted` actions of its instance are handed (and, inside
+/// an asynchronous resolution, the synchronous factories it runs): it carries the resolution, so that its
+/// resolves, synchronous or not, join the graph and the path of the call in flight. Once that call has
+/// ended, a resolver kept from it resolves as its container does, each resolve a call of its own.
+@usableFromInline
 final class AsyncGraphResolver: Resolver, Sendable {
     let container: Handoff<Container>
-    let graph: GraphRecord
+    let context: AsyncResolution
 
-    init(container: Container, graph: GraphRecord) {
+    init(container: Container, context: AsyncResolution) {
         self.container = Handoff(container)
-        self.graph = graph
+        self.context = context
     }
 
+    @usableFromInline
     func resolveService<Service, Arguments>(
         _ serviceType: Service.Type,
         name: String?,
@@ -740,10 +1060,51 @@ final class AsyncGraphResolver: Resolver, Sendable {
     ) throws(DIError) -> Service {
         let container = container.value
         let key = ServiceKey.of(Service.self, name: name, Arguments.self, argumentCount)
-        let context =
-            AsyncResolution.current ?? AsyncResolution(graph: graph, path: [], creation: nil)
+        let context = context
         return try container.hierarchy.withLock { () throws(DIError) -> Service in
-            try container.resolveInGraph(key, arguments: arguments, in: context)
+            if context.isLive {
+                return try container.resolveInGraph(key, arguments: arguments, in: context)
+            }
+            let resolver: any Resolver = context.isConfined ? container : SynchronizedResolver(container)
+            return try container.resolve(key, arguments: arguments, resolver: resolver)
+        }
+    }
+
+    /// Resolves `key` asynchronously in the resolution this resolver carries, or, once its call has
+    /// ended, as a top-level call of its own.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsync<Service, Arguments>(_ key: ServiceKey, arguments: Arguments)
+        async throws(DIError) -> Service
+    {
+        if context.isLive {
+            return try await container.value.resolveAsync(key, arguments: arguments, in: context)
+        }
+        return try await container.value.resolveAsTopLevel(key, arguments: arguments, confined: context.isConfined)
+    }
+}
+
+extension Disposal {
+    /// The disposal of the instance a creation in flight will make, taken by `dispose()` or
+    /// `disposeAsync()` while the creation runs: that creation will not keep its instance, and runs its
+    /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run`` has nothing to do.
+    /// ``runAll`` waits for the creation, so that `disposeAsync()` returns only once it has ended, and then
+    /// runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
+    /// after everything the container holds now.
+    init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
+        self.key = key
+        completion = .max
+        run = { [] }
+        runAll = {
+            guard let made = try? await flight.wait().value as? Service else { return [] }
+            var failures: [DIError] = []
+            for case .async(let handler) in handlers {
+                do {
+                    try await handler(made)
+                } catch {
+                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
+                }
+            }
+            return failures
         }
     }
 }

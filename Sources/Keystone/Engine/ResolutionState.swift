@@ -250,9 +250,14 @@ final class ResolutionState {
     }
 
     /// The error for a synchronous resolve that reached an async or main-actor factory it cannot run,
-    /// with the path that led to `key`. While inspecting, it is a problem unless `warmUp()` satisfies it.
+    /// with the path that led to `key`: a cycle if the asynchronous resolution it runs in is creating
+    /// that registration. While inspecting, it is a problem unless `warmUp()` satisfies it.
     private func isolationFailure(_ required: IsolationRequired, key: ServiceKey) -> DIError {
         let path = Array(frames.dropLast().map(\.key))
+        if let cycle = required.cycle {
+            // An async factory being created by the asynchronous resolution this call runs in.
+            return recordFailure(.circularDependency(path: cycle + path + [key]))
+        }
         let failure: DIError =
             switch required.isolation {
             case .async: .asyncResolutionRequired(key: key, path: path)

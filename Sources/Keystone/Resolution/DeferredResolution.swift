@@ -50,7 +50,7 @@ final class DeferredResolution<Service> {
         guard container.isRegistered(key) else {
             throw container.notRegistered(key)
         }
-        let synchronized = resolver is SynchronizedResolver
+        let synchronized = resolver is SynchronizedResolver || resolver is AsyncGraphResolver
         self.init(key, from: container, keepingContainer: false, caching: caching) {
             (container, graph) throws(DIError) -> Service in
             let resolver: any Resolver = synchronized ? SynchronizedResolver(container) : container

@@ -62,6 +62,9 @@ final class GraphRecord: Sendable {
     }
 
     private let instances = LockedValue<[UInt64: Reference]>([:])
+    /// How many asynchronous top-level calls resolve in this graph now: while one does, its instances
+    /// stay strong between its sub-resolves (``weakenAll()`` waits for the last one to end).
+    private let holders = LockedValue(0)
 
     /// The source of registrations' record keys: one counter for the process, since a graph identifier
     /// may cross hierarchies.
@@ -103,8 +106,27 @@ final class GraphRecord: Sendable {
         withExtendedLifetime(removed) {}
     }
 
-    /// Turns every strong reference into a weak one and forgets the values and dead objects.
+    /// Keeps every instance strongly until the matching ``endHold()``, whatever the sub-resolves in between
+    /// do: an asynchronous top-level call resolves its graph in many synchronous steps.
+    func hold() {
+        holders.withLock { $0 += 1 }
+    }
+
+    /// Ends a ``hold()``; the last one weakens the instances.
+    func endHold() {
+        let last = holders.withLock { holders in
+            holders -= 1
+            return holders == 0
+        }
+        if last {
+            weakenAll()
+        }
+    }
+
+    /// Turns every strong reference into a weak one and forgets the values and dead objects; nothing while
+    /// the graph is held (``hold()``).
     func weakenAll() {
+        guard holders.withLock({ $0 }) == 0 else { return }
         // Released outside the lock: a deinitializer may use this graph again.
         let released = instances.withLock { instances -> [Reference] in
             var released: [Reference] = []

@@ -19,11 +19,16 @@ struct IsolationRequired: Error {
     /// Set by `verify()`'s copies for a `.container` registration without arguments, which `warmUp()`
     /// creates before any synchronous resolve needs it: not a problem to report.
     @usableFromInline let warmUpSatisfies: Bool
+    /// Set when the async registration asked for is being created by the asynchronous resolution this
+    /// synchronous resolve runs in: the keys from where it is on that path. Not a missing `resolveAsync`
+    /// but a cycle, which the engine reports with the synchronous part of the path added.
+    @usableFromInline let cycle: [ServiceKey]?
 
     @usableFromInline
-    init(_ isolation: FactoryIsolation, warmUpSatisfies: Bool = false) {
+    init(_ isolation: FactoryIsolation, warmUpSatisfies: Bool = false, cycle: [ServiceKey]? = nil) {
         self.isolation = isolation
         self.warmUpSatisfies = warmUpSatisfies
+        self.cycle = cycle
     }
 }
 
@@ -33,21 +38,52 @@ struct IsolationRequired: Error {
 protocol IsolatedFactory: AnyObject {
     /// A box of the same kind whose synchronous body always throws, for `verify()`'s scratch copies.
     func inspectionCopy(warmUpSatisfies: Bool) -> FactoryBox
+    /// What the asynchronous path records for this factory on its path (``AsyncResolution/Step``), and
+    /// the synchronous stand-in compares.
+    var identity: ObjectIdentifier { get }
+}
+
+/// An object whose only use is its identity: the one an async factory's stand-in and the asynchronous
+/// path's steps share.
+@usableFromInline
+final class FactoryIdentity: Sendable {
+    @usableFromInline init() {}
 }
 
 /// An async factory. Its synchronous `body`, what a synchronous resolve runs, throws
 /// ``IsolationRequired``; the async path runs `run`.
+///
+/// Reached by a synchronous factory that runs inside an asynchronous resolution already creating this
+/// registration with equal arguments, the stand-in reports the cycle instead (the resolver it is handed
+/// carries that resolution).
 @usableFromInline
 final class AsyncFactory<Service, Arguments>: ArgumentFactory<Service, Arguments>, IsolatedFactory {
-    @usableFromInline let run: @Sendable (any Resolver, Arguments) async throws -> Service
+    @usableFromInline let run: nonisolated(nonsending) @Sendable (any Resolver, Arguments) async throws -> Service
+    private let token: FactoryIdentity
 
     @usableFromInline
     init(
-        _ run: @escaping @Sendable (any Resolver, Arguments) async throws -> Service,
+        _ run: nonisolated(nonsending) @escaping @Sendable (any Resolver, Arguments) async throws -> Service,
         warmUpSatisfies: Bool = false
     ) {
         self.run = run
-        super.init({ _, _ in throw IsolationRequired(.async, warmUpSatisfies: warmUpSatisfies) }, isolation: .async)
+        let token = FactoryIdentity()
+        self.token = token
+        super.init(
+            { resolver, arguments in
+                let cycle = (resolver as? AsyncGraphResolver)?.context.cycleKeys(
+                    closedBy: ObjectIdentifier(token),
+                    arguments: arguments
+                )
+                throw IsolationRequired(.async, warmUpSatisfies: warmUpSatisfies, cycle: cycle)
+            },
+            isolation: .async
+        )
+    }
+
+    @usableFromInline
+    var identity: ObjectIdentifier {
+        ObjectIdentifier(token)
     }
 
     @usableFromInline
@@ -96,6 +132,11 @@ final class MainActorFactory<Service, Arguments>: ArgumentFactory<Service, Argum
     @usableFromInline
     func inspectionCopy(warmUpSatisfies: Bool) -> FactoryBox {
         MainActorFactory(standingInFor: run, warmUpSatisfies: warmUpSatisfies)
+    }
+
+    @usableFromInline
+    var identity: ObjectIdentifier {
+        ObjectIdentifier(self)
     }
 }
 

@@ -19,6 +19,13 @@ nonisolated(nonsending) func resolveAsync<R: Resolver, Service, Arguments>(
     arguments: Arguments,
     argumentCount: Int
 ) async throws(DIError) -> Service {
+    if let joined = resolver as? AsyncGraphResolver {
+        // An async factory's resolver: joins the resolution in flight.
+        return try await joined.resolveAsync(
+            .of(Service.self, name: name, Arguments.self, argumentCount),
+            arguments: arguments
+        )
+    }
     if let engine = resolver._engine {
         return try await engine.resolveAsync(
             .of(Service.self, name: name, Arguments.self, argumentCount),
@@ -42,10 +49,27 @@ extension Resolver {
     /// It resolves synchronous registrations too. Inside an async factory, resolve further services with
     /// the resolver the factory is handed: they join the same object graph.
     ///
-    /// A `.container` async registration is created once, whoever asks at the same time: every caller
-    /// waits for the one creation and gets the same instance, or the same error (nothing is cached after
-    /// a failure). A caller whose task is cancelled stops waiting at once; the creation goes on for the
-    /// others.
+    /// A `.container` async registration (and a `.multiton` one, per argument values) is created once,
+    /// whoever asks at the same time: every caller waits for the one creation and gets the same instance,
+    /// or the same error (nothing is cached after a failure). A caller whose task is cancelled stops
+    /// waiting at once.
+    ///
+    /// Where the factories run: on a plain ``Container``, which is not thread-safe, everything runs in
+    /// the caller's task and isolation, so the container stays with the code that uses it (called on the
+    /// main actor, an async factory runs on the main actor). A shared creation then runs in the task of
+    /// the first caller, whose cancellation reaches it (its waiters get the error it ends with). Through a
+    /// ``SynchronizedResolver`` a shared creation runs in a task of its own, which no caller's
+    /// cancellation reaches; use one for a container that several tasks or actors resolve from. A
+    /// main-actor factory resolved off the main actor runs on the main actor while the caller waits.
+    ///
+    /// The resolver a factory is handed belongs to its call: it joins that call while it lasts, and once
+    /// the call has ended, a resolver kept from it resolves in calls of its own. A task the factory starts
+    /// inherits nothing of the call through the task: a resolve it makes through a captured container is
+    /// a call of its own. A cycle found while serving the call fails it, even where a factory tolerated
+    /// the inner failure (`try?`).
+    ///
+    /// > Warning: On a plain container, do not resolve from another task or actor while a `resolveAsync`
+    /// > is suspended: that is concurrent use. Use ``Container/synchronize()``.
     ///
     /// - Parameters:
     ///   - serviceType: The service type to resolve.
@@ -153,5 +177,6 @@ extension SynchronizedResolver {
 
 extension AsyncGraphResolver {
     /// The container whose resolution in flight this resolver joins.
+    @usableFromInline
     var _engine: Container? { container.value }
 }

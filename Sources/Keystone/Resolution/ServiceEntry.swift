@@ -285,6 +285,9 @@ final class InstanceCache<Service> {
     /// When `instance` completed (its factory and `initCompleted` actions done), in the hierarchy's
     /// order of completions: `dispose()` goes newest first.
     @usableFromInline var completion: UInt64 = 0
+    /// Changed each time the scope drops its instances (``ServiceEntry/discardInstance()``, disposal): a
+    /// creation in flight started at another generation does not keep its instance.
+    @usableFromInline var generation: UInt64 = 0
     /// The `.multiton` instances, by their arguments, with when each completed.
     @usableFromInline var byArguments: [AnyHashable: (instance: Service, completion: UInt64)] = [:]
 
@@ -345,6 +348,9 @@ protocol AnyServiceEntry: AnyObject {
     var isolation: FactoryIsolation? { get }
     /// Whether the scope is `.container`-kind: one instance for the registration.
     var keepsOneInstance: Bool { get }
+    /// Whether the scope keeps one instance when resolved without arguments: `.container`, or
+    /// `.multiton` (one instance per argument values, so one for none). What `warmUp()` creates.
+    var keepsOneInstanceWithoutArguments: Bool { get }
     /// Resolves this entry, found under `key` (forwarded, or with its type erased), asynchronously.
     nonisolated(nonsending) func resolveAsyncErased<Arguments>(
         as key: ServiceKey,
@@ -352,8 +358,11 @@ protocol AnyServiceEntry: AnyObject {
         in container: Container,
         context: AsyncResolution
     ) async throws(DIError) -> Handoff<Any>
+    /// Resolves this entry, which takes no arguments, as a top-level asynchronous call, for `warmUp()`.
+    nonisolated(nonsending) func resolveAsTopLevel(as key: ServiceKey, in container: Container) async throws(DIError)
     /// Takes the instances this entry holds for its container (`.container` and `.multiton`), with the
-    /// disposal handlers bound to each, and drops them. The caller holds the lock.
+    /// disposal handlers bound to each, and drops them; with the instances its creations in flight will
+    /// make, which they will not keep. The caller holds the lock.
     func takeForDisposal() -> [Disposal]
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
@@ -395,6 +404,11 @@ extension ServiceEntry: AnyServiceEntry {
     }
 
     @usableFromInline
+    var keepsOneInstanceWithoutArguments: Bool {
+        kind == .container || kind == .multiton
+    }
+
+    @usableFromInline
     var reusesInstanceInGraph: Bool {
         kind != .transient
     }
@@ -405,6 +419,8 @@ extension ServiceEntry: AnyServiceEntry {
         // then costs no generic metadata lookup for `Service?` (app launch: 240,000 instructions of
         // 1,480,000 in building its container).
         if let cache {
+            // A creation in flight started at another generation does not keep its instance.
+            cache.generation &+= 1
             cache.instance = nil
             if !cache.byArguments.isEmpty {
                 cache.byArguments = [:]
@@ -426,12 +442,23 @@ extension ServiceEntry: AnyServiceEntry {
         if let byArguments = cache?.byArguments {
             taken += byArguments.values
         }
-        guard !taken.isEmpty else { return [] }
-        discardInstance()
         let handlers = disposalHandlers ?? []
-        return taken.map { kept in
-            Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
+        // The creations in flight of this entry (async `.container` and `.multiton`): they will not keep
+        // their instances (the generation changes below), and are disposed of when they end.
+        let identity = ObjectIdentifier(self)
+        let inFlight =
+            owner?.hierarchy.flights.values.filter { $0.shared.entry == identity }.map { flight in
+                Disposal(awaiting: flight, key: key, handlers: handlers)
+            } ?? []
+        guard !taken.isEmpty else {
+            cache?.generation &+= 1
+            return inFlight
         }
+        discardInstance()
+        return inFlight
+            + taken.map { kept in
+                Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
+            }
     }
 
     @usableFromInline
@@ -467,7 +494,9 @@ extension ServiceEntry: AnyServiceEntry {
         if let isolated = argumentFactory as? any IsolatedFactory {
             // Inspection never runs an async or main-actor factory: a synchronous resolve of one is
             // reported, unless `warmUp()` creates it first.
-            let standIn = isolated.inspectionCopy(warmUpSatisfies: kind == .container && !key.takesArguments)
+            let standIn = isolated.inspectionCopy(
+                warmUpSatisfies: keepsOneInstanceWithoutArguments && !key.takesArguments
+            )
             argumentFactory = standIn
             if !key.takesArguments {
                 let box = standIn as! ArgumentFactory<Service, Void>

@@ -33,8 +33,9 @@ final class Hierarchy: @unchecked Sendable {
     /// Set by ``Registry`` once one of its services in the hierarchy has the `.lazy` lifecycle: until then
     /// the property wrappers skip looking up their service's lifecycle (`@Inject` row).
     @exclusivity(unchecked) @usableFromInline var hasLazyFrontServices = false
-    /// The creations of `.container` async instances in flight, by entry (see `SingleFlight`).
-    var flights: [ObjectIdentifier: SingleFlight] = [:]
+    /// The creations of `.container` and `.multiton` async instances in flight, by entry and arguments
+    /// (see `SingleFlight`).
+    var flights: [FlightKey: SingleFlight] = [:]
 
     init() {}
 
