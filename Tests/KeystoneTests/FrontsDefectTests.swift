@@ -4,7 +4,8 @@ import Testing
 
 @testable import Keystone
 
-// `DIActor.shared` follows `Container.withCurrent` as the facades do.
+// Two properties of the fronts: `DIActor.shared` follows `Container.withCurrent` as the facades do, and
+// every front registers whole under the hierarchy's lock.
 
 // MARK: - Fixtures
 
@@ -156,5 +157,122 @@ struct SharedActorFollowsCurrentContainerTests {
         }
         group.wait()
         #expect(made.count == 2 * rounds)
+    }
+}
+
+// MARK: - Fronts register whole
+
+/// When the watched registration is added, has another thread resolve it while the front is still
+/// registering, and waits a bounded time for that resolve: a front that registers under the hierarchy's
+/// lock makes the other thread wait until the registration is whole.
+private final class Interloper: Behavior, @unchecked Sendable {
+    // @unchecked: `fired` and `seen` are only touched under `lock`; the semaphores are thread-safe.
+    private let lock = NSLock()
+    private var fired = false
+    private var seen: Dial?
+    private let started = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    func container<Type, Service>(
+        _ container: Container,
+        didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>,
+        withName name: String?
+    ) {
+        guard type == Dial.self else { return }
+        let isFirst = locked {
+            defer { fired = true }
+            return !fired
+        }
+        guard isFirst else { return }
+        let resolver = container.synchronize()
+        Thread.detachNewThread {
+            self.started.signal()
+            let dial = resolver.resolve(Dial.self)
+            self.locked { self.seen = dial }
+            self.finished.signal()
+        }
+        started.wait()
+        if finished.wait(timeout: .now() + 1) == .success {
+            finished.signal()  // for `expectOneSharedInstance`, which waits again
+        }
+    }
+
+    /// Waits for the other thread, then checks that it got the instance every later resolve shares.
+    func expectOneSharedInstance(in container: Container, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard locked({ fired }) else {
+            Issue.record("the registration was not made in the container", sourceLocation: sourceLocation)
+            return
+        }
+        finished.wait()
+        let during = locked { seen }
+        let after = container.synchronize().resolve(Dial.self)
+        #expect(during != nil, sourceLocation: sourceLocation)
+        #expect(
+            during === after,
+            "resolved while the front registered: made with the default scope",
+            sourceLocation: sourceLocation
+        )
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}
+
+@Suite("Fronts register whole, under the hierarchy's lock", .tags(.concurrency), .hangLimit)
+struct FrontsRegisterWholeTests {
+    @Test("Container.bootstrap")
+    func bootstrap() async {
+        let interloper = Interloper()
+        let container = Container(behaviors: [interloper])
+        await Container.withCurrent(container) {
+            await Container.bootstrap { container in
+                container.register(Dial.self) { Dial() }.inObjectScope(.container)
+            }
+        }
+        interloper.expectOneSharedInstance(in: container)
+    }
+
+    @Test("DIActor.registerSharedActor")
+    func registerSharedActor() async {
+        let interloper = Interloper()
+        let container = Container(behaviors: [interloper])
+        await Container.withCurrent(container) {
+            _ = await DIActor.shared.registerSharedActor(Dial.self) { Dial() }
+        }
+        interloper.expectOneSharedInstance(in: container)
+    }
+
+    @Test("DependencyRegistry.register")
+    func dependencyRegistry() {
+        let interloper = Interloper()
+        let container = Container(behaviors: [interloper])
+        Container.withCurrent(container) {
+            DependencyRegistry.register { Dial() }
+        }
+        interloper.expectOneSharedInstance(in: container)
+    }
+
+    @Test("A RegistryModule's register, outside and during startup")
+    func registryModule() {
+        let interloper = Interloper()
+        let container = Container(behaviors: [interloper])
+        Container.withCurrent(container) {
+            _ = Registry.register { Dial() }
+        }
+        interloper.expectOneSharedInstance(in: container)
+
+        let startingInterloper = Interloper()
+        let starting = Container(behaviors: [startingInterloper])
+        withRegistryTestbed(onStartup: { Registry.lazy { Dial() } }) { _ in
+            Container.withCurrent(starting) {
+                Registry.performStartup()
+                startingInterloper.expectOneSharedInstance(in: starting)
+                Registry.performShutdown()
+            }
+        }
     }
 }

@@ -87,6 +87,35 @@ extension Container {
     ) async rethrows -> Result {
         try await FrontContext.$bound.withValue(FrontContext(container), operation: operation, isolation: isolation)
     }
+
+    /// Configures ``current``, the container ``DIActor/shared``, ``Registry``, ``DependencyRegistry`` and
+    /// the property wrappers share: the process-wide default container, or inside
+    /// ``withCurrent(_:operation:)`` the container bound there.
+    ///
+    /// ```swift
+    /// await Container.bootstrap { container in
+    ///     container.register(Logger.self) { _ in ConsoleLogger() }
+    ///         .inObjectScope(.container)
+    /// }
+    /// let logger = await DIActor.shared.resolve(Logger.self)
+    /// ```
+    ///
+    /// `configure` runs holding the container's lock, as every front's registration does: a thread or
+    /// task that resolves from the container meanwhile waits until `configure` returns, and so sees each
+    /// registration with its whole configuration (its scope, its `initCompleted` actions), never one
+    /// still being set up. Nothing is created here: call ``warmUp()`` on ``current`` afterwards to
+    /// create the `.container` instances at once.
+    ///
+    /// > Warning: Keep `configure` to registering: it must not wait for another thread or task that
+    /// > uses the container, which waits for the lock `configure` holds.
+    ///
+    /// - Parameter configure: Registers the app's services into the container.
+    public static func bootstrap(_ configure: @Sendable (Container) -> Void) async {
+        let context = FrontContext.current
+        context.withLock {
+            configure(context.container)
+        }
+    }
 }
 
 /// What the fronts (``Registry``, ``DependencyRegistry``, the property wrappers) hold of one container:
