@@ -4,8 +4,9 @@ import Testing
 
 @testable import Keystone
 
-// Two properties of the fronts: `DIActor.shared` follows `Container.withCurrent` as the facades do, and
-// every front registers whole under the hierarchy's lock.
+// Three properties of the fronts: `DIActor.shared` follows `Container.withCurrent` as the facades do,
+// `verify()` on the main actor runs main-actor factories, and every front registers whole under the
+// hierarchy's lock.
 
 // MARK: - Fixtures
 
@@ -157,6 +158,130 @@ struct SharedActorFollowsCurrentContainerTests {
         }
         group.wait()
         #expect(made.count == 2 * rounds)
+    }
+}
+
+// MARK: - verify() on the main actor
+
+@MainActor
+private final class Screen {
+    init() {}
+}
+
+@MainActor
+private final class Toolbar {
+    init() {}
+}
+
+/// A dependency nothing registers.
+private final class Palette {}
+
+/// A synchronous service between two main-actor ones.
+private final class Layout {}
+
+@Suite("verify() and main-actor factories", .tags(.concurrency), .hangLimit)
+struct VerifyRunsMainActorFactoriesTests {
+    @Test("On the main actor, verify() runs a main-actor factory and reports its missing dependency")
+    @MainActor
+    func onTheMainActorMissingDependenciesAreReported() {
+        let container = Container()
+        container.register(
+            Screen.self,
+            mainActorFactory: { r in
+                _ = r.resolve(Palette.self)
+                return Screen()
+            }
+        )
+        #expect(
+            container.verify() == [
+                .notRegistered(
+                    key: ServiceKey(serviceType: Palette.self),
+                    path: [ServiceKey(serviceType: Screen.self)],
+                    candidates: []
+                )
+            ]
+        )
+        let graph = container.dependencyGraph()
+        let edge = DependencyGraph.Edge(
+            from: ServiceKey(serviceType: Screen.self),
+            to: ServiceKey(serviceType: Palette.self)
+        )
+        #expect(graph.edges.contains(edge))
+    }
+
+    @Test("On the main actor, verify() reports a cycle through main-actor factories")
+    @MainActor
+    func onTheMainActorCyclesAreReported() {
+        let container = Container()
+        container.register(
+            Screen.self,
+            mainActorFactory: { r in
+                _ = r.resolve(Toolbar.self)
+                return Screen()
+            }
+        )
+        container.register(
+            Toolbar.self,
+            mainActorFactory: { r in
+                _ = r.resolve(Screen.self)
+                return Toolbar()
+            }
+        )
+        let problems = container.verify()
+        #expect(problems.count == 1)
+        let isCycle = problems.first.map { problem in
+            if case .circularDependency(let path) = problem {
+                return Set(path) == [ServiceKey(serviceType: Screen.self), ServiceKey(serviceType: Toolbar.self)]
+            }
+            return false
+        }
+        #expect(isCycle == true)
+    }
+
+    @Test("On the main actor, a synchronous factory that needs a main-actor service is still reported, once")
+    @MainActor
+    func onTheMainActorSynchronousFactoriesStillNeedTheMainActor() {
+        let container = Container()
+        // Screen (main actor) -> Layout (synchronous) -> Toolbar (main actor): from Screen the whole chain
+        // runs on the main actor; Layout resolved anywhere else cannot make its Toolbar.
+        container.register(
+            Screen.self,
+            mainActorFactory: { r in
+                _ = r.resolve(Layout.self)
+                return Screen()
+            }
+        )
+        container.register(Layout.self) { r in
+            _ = try r.resolveThrows(Toolbar.self)
+            return Layout()
+        }
+        container.register(Toolbar.self, mainActorFactory: { _ in Toolbar() })
+        #expect(
+            container.verify() == [
+                .mainActorRequired(
+                    key: ServiceKey(serviceType: Toolbar.self),
+                    path: [ServiceKey(serviceType: Layout.self)]
+                )
+            ]
+        )
+    }
+
+    @Test("Off the main actor, verify() does not run main-actor factories")
+    func offTheMainActorMainActorFactoriesAreNotRun() async {
+        let container = Container()
+        let runs = Counter()
+        container.register(
+            Screen.self,
+            mainActorFactory: { r in
+                runs.increment()
+                _ = r.resolve(Palette.self)
+                return Screen()
+            }
+        )
+        let resolver = container.synchronize()
+        let problems = await Task.detached { resolver.withContainer { $0.verify() } }.value
+        #expect(problems == [])
+        #expect(runs.count == 0)
     }
 }
 
