@@ -21,7 +21,7 @@ extension Container {
     ///   that dependency is `.container`-scoped without arguments, which ``warmUp()`` creates first. Async
     ///   and main-actor registrations are not problems in themselves, and async factories are never run.
     ///
-    /// Main-actor factories (``register(_:name:mainActorFactory:)``) run when `verify()` itself runs on
+    /// Main-actor factories (`register(_:name:mainActorFactory:)`) run when `verify()` itself runs on
     /// the main actor, as in a `@MainActor` test, and are checked like synchronous factories: their
     /// missing dependencies and their cycles are reported too. One runs where a resolve on the main
     /// actor would certainly run it: as a registration being checked, and when another main-actor
