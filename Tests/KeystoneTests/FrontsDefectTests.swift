@@ -82,6 +82,22 @@ struct SharedActorFollowsCurrentContainerTests {
         }
     }
 
+    @Test("A release handler whose container is gone does nothing")
+    func releaseHandlerOutlivesItsContainer() async {
+        weak var weakContainer: Container?
+        let release = await Container.withCurrent(Container()) {
+            weakContainer = Container.current
+            return await DIActor.shared.registerSharedActor(Dial.self) { Dial() }
+        }
+        #expect(weakContainer == nil, "the handler does not keep the container alive")
+        let container = Container()
+        await Container.withCurrent(container) {
+            await DIActor.shared.registerSharedActor(Dial.self) { Dial() }
+            await release()
+            #expect(container.hasAnyRegistration(of: Dial.self), "another container's registration stays")
+        }
+    }
+
     @Test("A task started inside a DIActor factory resolves through DIActor.shared from the same container")
     func tasksStartedInFactoriesInheritTheContainer() async {
         let container = Container()
@@ -264,6 +280,35 @@ struct VerifyRunsMainActorFactoriesTests {
                 )
             ]
         )
+    }
+
+    @Test("On the main actor, verify() runs sampled main-actor factories, and warmUp() still excuses a .container one")
+    @MainActor
+    func onTheMainActorSamplesAndWarmUp() {
+        let container = Container()
+        container.register(
+            Screen.self,
+            mainActorFactory: { (r: any Resolver, _: String) in
+                _ = r.resolve(Palette.self)
+                return Screen()
+            }
+        )
+        container.register(Toolbar.self, mainActorFactory: { _ in Toolbar() }).inObjectScope(.container)
+        container.register(Layout.self) { r in
+            _ = try r.resolveThrows(Toolbar.self)
+            return Layout()
+        }
+        var samples = SampleArguments()
+        samples.add(Screen.self, arguments: "home")
+        let problems = container.verify(samples: samples)
+        #expect(problems.count == 1)
+        let missing = problems.contains { problem in
+            if case .notRegistered(let key, _, _) = problem {
+                return key == ServiceKey(serviceType: Palette.self)
+            }
+            return false
+        }
+        #expect(missing)
     }
 
     @Test("Off the main actor, verify() does not run main-actor factories")
