@@ -82,6 +82,40 @@ struct SharedActorFollowsCurrentContainerTests {
         }
     }
 
+    @Test("Many tasks, each in a container of its own, use DIActor.shared at once without seeing each other")
+    func parallelBindingsStayApart() async {
+        await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    await Container.withCurrent(Container()) {
+                        await DIActor.shared.registerSharedActor(Dial.self) { Dial() }
+                        let first = await DIActor.shared.resolve(Dial.self)
+                        var same = first != nil
+                        for _ in 0..<50 {
+                            same = same && DIActorBridge.resolveSync(Dial.self) === first
+                            same = same && (DependencyRegistry.optional() as Dial?) === first
+                        }
+                        let count = await DIActor.shared.registeredCount()
+                        await DIActor.shared.releaseAll()
+                        return same && count == 1 && DIActorBridge.resolveSync(Dial.self) == nil
+                    }
+                }
+            }
+            for await isolated in group {
+                #expect(isolated)
+            }
+        }
+    }
+
+    @Test("A @DIActor function inside withCurrent uses the bound container")
+    func globalActorIsolatedCode() async {
+        let container = Container()
+        await Container.withCurrent(container) {
+            await registerOnTheSharedActor()
+        }
+        #expect(container.hasAnyRegistration(of: Valve.self))
+    }
+
     @Test("A release handler whose container is gone does nothing")
     func releaseHandlerOutlivesItsContainer() async {
         weak var weakContainer: Container?
@@ -175,6 +209,12 @@ struct SharedActorFollowsCurrentContainerTests {
         group.wait()
         #expect(made.count == 2 * rounds)
     }
+}
+
+/// Registers through `DIActor.shared` from code isolated to it.
+@DIActor
+private func registerOnTheSharedActor() async {
+    await DIActor.shared.register(Valve.self) { Valve() }
 }
 
 // MARK: - verify() on the main actor
