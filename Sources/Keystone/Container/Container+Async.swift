@@ -197,24 +197,6 @@ extension Container {
         }
         return register(name: name, argumentCount: argumentCount, plainFactory: plainFactory, box: box)
     }
-
-    /// Configures the process-wide default container, the one ``DIActor/shared``, ``Registry``,
-    /// ``DependencyRegistry`` and the property wrappers share.
-    ///
-    /// ```swift
-    /// await Container.bootstrap { container in
-    ///     container.register(Logger.self) { _ in ConsoleLogger() }
-    /// }
-    /// let logger = await DIActor.shared.resolve(Logger.self)
-    /// ```
-    ///
-    /// It configures the default container even inside ``withCurrent(_:operation:)``. Nothing is created
-    /// here: call ``warmUp()`` on ``current`` afterwards to create the `.container` instances at once.
-    ///
-    /// - Parameter configure: Registers the app's services into the default container.
-    public static func bootstrap(_ configure: @Sendable (Container) -> Void) async {
-        configure(FrontContext.standard.container)
-    }
 }
 
 extension Container {

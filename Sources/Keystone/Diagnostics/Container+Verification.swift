@@ -19,7 +19,22 @@ extension Container {
     /// - every synchronous factory that depends on an async or main-actor registration
     ///   (``DIError/asyncResolutionRequired(key:path:)``, ``DIError/mainActorRequired(key:path:)``), unless
     ///   that dependency is `.container`-scoped without arguments, which ``warmUp()`` creates first. Async
-    ///   and main-actor registrations themselves are not run, and are not problems.
+    ///   and main-actor registrations are not problems in themselves, and async factories are never run.
+    ///
+    /// Main-actor factories (`register(_:name:mainActorFactory:)`) run when `verify()` itself runs on
+    /// the main actor, as in a `@MainActor` test, and are checked like synchronous factories: their
+    /// missing dependencies and their cycles are reported too. One runs where a resolve on the main
+    /// actor would certainly run it: as a registration being checked, and when another main-actor
+    /// factory, directly or through synchronous factories, asks for it. A synchronous factory checked on
+    /// its own that asks for one is still reported (``DIError/mainActorRequired(key:path:)``), since it
+    /// may be resolved off the main actor. Anywhere else (a background task, a ``DIActor``), main-actor
+    /// factories are not run, and their own dependencies go unchecked:
+    ///
+    /// ```swift
+    /// @Test @MainActor func theScreensResolve() {
+    ///     #expect(AppContainer.make().verify() == [])   // main-actor view models checked too
+    /// }
+    /// ```
     ///
     /// The container's cached instances are neither read nor replaced: for the duration of the call,
     /// this container and its ancestors resolve from scratch copies of their registrations, which hold
@@ -53,7 +68,10 @@ extension Container {
 
     /// Resolves every registration visible from this container, and the sampled ones, while recording.
     private func inspect(samples: SampleArguments) -> Inspection {
-        withHierarchyLock {
+        // Where the caller runs decides whether main-actor factories can run in place; the lock changes
+        // no thread.
+        let runsMainActorFactories = MainActorCheck.isCurrent
+        return withHierarchyLock {
             let state = hierarchy.state
             let inspection = Inspection()
             guard state.calls == 0, !hierarchy.isInspecting else {
@@ -79,7 +97,9 @@ extension Container {
                     if let copy = copies[ObjectIdentifier(entry)] {
                         return copy
                     }
-                    let copy = entry.scratchCopy()
+                    let copy =
+                        runsMainActorFactories && entry.isolation == .mainActor
+                        ? (entry as! any MainActorInspection).scratchCopyRunningInPlace(in: state) : entry.scratchCopy()
                     copies[ObjectIdentifier(entry)] = copy
                     return copy
                 }
@@ -97,9 +117,13 @@ extension Container {
                     container.table.exchangeContents(with: table)
                 }
             }
-            // Async and main-actor registrations are not problems in themselves and cannot run here; a
-            // synchronous factory that needs one is reported where it asks (`ResolutionState.abandon`).
-            for (key, slot) in visibleRegistrations() where !slot.isForwarded && slot.entry.isolation == nil {
+            // Async registrations are not problems in themselves and cannot run here, nor main-actor ones
+            // off the main actor; a synchronous factory that needs one is reported where it asks
+            // (`ResolutionState.abandon`).
+            let checked: (any AnyServiceEntry) -> Bool = { entry in
+                entry.isolation == nil || (runsMainActorFactories && entry.isolation == .mainActor)
+            }
+            for (key, slot) in visibleRegistrations() where !slot.isForwarded && checked(slot.entry) {
                 if key.takesArguments {
                     guard let sample = samples.resolves[key] else { continue }
                     inspection.noteEdge(from: nil, to: key, scope: slot.entry.objectScopeName)
@@ -135,6 +159,76 @@ extension Container {
             container = current.parent
         }
         return seen.sorted { $0.key.description < $1.key.description }.map { ($0.key, $0.value) }
+    }
+}
+
+/// A registration whose scratch copy can run its main-actor factory in place, for `verify()` and
+/// `dependencyGraph()` called on the main actor.
+protocol MainActorInspection: AnyServiceEntry {
+    /// Like `scratchCopy()`, but the copy runs the main-actor factory in place wherever a resolve on the
+    /// main actor certainly runs it (``ResolutionState/runsOnTheMainActor``), and elsewhere fails as
+    /// `scratchCopy()`'s stand-in does.
+    func scratchCopyRunningInPlace(in state: ResolutionState) -> any AnyServiceEntry
+}
+
+extension ServiceEntry: MainActorInspection {
+    func scratchCopyRunningInPlace(in state: ResolutionState) -> any AnyServiceEntry {
+        guard let factory = argumentFactory as? any MainActorStandIn else { return scratchCopy() }
+        let box = factory.standIn(
+            runningInPlaceWhen: { state.runsOnTheMainActor },
+            warmUpSatisfies: kind == .container && !key.takesArguments
+        )
+        var plainFactory: ((any Resolver) throws -> Service)?
+        if !key.takesArguments {
+            let body = (box as! ArgumentFactory<Service, Void>).body
+            plainFactory = { resolver in try body(resolver, ()) }
+        }
+        let copy = ServiceEntry(
+            key: key,
+            scope: objectScope,
+            plainFactory: plainFactory,
+            argumentFactory: box,
+            resolveErased: resolveErased,
+            registeredAt: registeredAt
+        )
+        copy.initCompletedActions = initCompletedActions
+        copy.owner = owner
+        copy.front = front
+        return copy
+    }
+}
+
+/// A main-actor factory box, which makes the stand-in of ``MainActorInspection``.
+private protocol MainActorStandIn {
+    func standIn(runningInPlaceWhen runsInPlace: @escaping () -> Bool, warmUpSatisfies: Bool) -> FactoryBox
+}
+
+extension MainActorFactory: MainActorStandIn {
+    fileprivate func standIn(
+        runningInPlaceWhen runsInPlace: @escaping () -> Bool,
+        warmUpSatisfies: Bool
+    ) -> FactoryBox {
+        // `body` runs the factory in place on the main actor, where `verify()` was called.
+        let body = self.body
+        return ArgumentFactory<Service, Arguments>(
+            { resolver, arguments in
+                guard runsInPlace() else {
+                    throw IsolationRequired(.mainActor, warmUpSatisfies: warmUpSatisfies)
+                }
+                return try body(resolver, arguments)
+            },
+            isolation: .mainActor
+        )
+    }
+}
+
+extension ResolutionState {
+    /// Whether the factory about to run (the top frame's) runs on the main actor whoever resolves it:
+    /// it was asked for at the top, by `verify()` on the main actor, or on behalf of a main-actor
+    /// factory further down the path.
+    var runsOnTheMainActor: Bool {
+        let below = frames.dropLast()
+        return below.isEmpty || below.contains { $0.entry.isolation == .mainActor }
     }
 }
 

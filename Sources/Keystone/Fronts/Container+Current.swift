@@ -1,7 +1,7 @@
 extension Container {
-    /// The container that ``Registry``, ``DependencyRegistry`` and the property wrappers use right now:
-    /// the one bound by the innermost ``withCurrent(_:operation:)`` around this code, or
-    /// else the process-wide default container.
+    /// The container that ``Registry``, ``DependencyRegistry``, the property wrappers and
+    /// ``DIActor/shared`` use right now: the one bound by the innermost ``withCurrent(_:operation:)``
+    /// around this code, or else the process-wide default container.
     ///
     /// ```swift
     /// DependencyRegistry.register { Clock() as TimeSource }
@@ -20,8 +20,9 @@ extension Container {
     }
 
     /// Makes `container` the current container while `operation` runs: every ``Registry``,
-    /// ``DependencyRegistry``, `@Inject`, `@OptionalInject` and `@LazyInject` call inside it registers
-    /// into and resolves from `container` instead of the process-wide default.
+    /// ``DependencyRegistry``, `@Inject`, `@OptionalInject` and `@LazyInject` call inside it, and every
+    /// call of ``DIActor/shared``, ``DIActorBridge`` and ``DIActorGlobalAPI``, registers into and
+    /// resolves from `container` instead of the process-wide default.
     ///
     /// The binding is task-local: it holds on the thread or task that calls this, and is inherited by
     /// the child tasks `operation` creates, but not by unrelated tasks. That is how tests that run in
@@ -86,6 +87,35 @@ extension Container {
     ) async rethrows -> Result {
         try await FrontContext.$bound.withValue(FrontContext(container), operation: operation, isolation: isolation)
     }
+
+    /// Configures ``current``, the container ``DIActor/shared``, ``Registry``, ``DependencyRegistry`` and
+    /// the property wrappers share: the process-wide default container, or inside
+    /// ``withCurrent(_:operation:)`` the container bound there.
+    ///
+    /// ```swift
+    /// await Container.bootstrap { container in
+    ///     container.register(Logger.self) { _ in ConsoleLogger() }
+    ///         .inObjectScope(.container)
+    /// }
+    /// let logger = await DIActor.shared.resolve(Logger.self)
+    /// ```
+    ///
+    /// `configure` runs holding the container's lock, as every front's registration does: a thread or
+    /// task that resolves from the container meanwhile waits until `configure` returns, and so sees each
+    /// registration with its whole configuration (its scope, its `initCompleted` actions), never one
+    /// still being set up. Nothing is created here: call ``warmUp()`` on ``current`` afterwards to
+    /// create the `.container` instances at once.
+    ///
+    /// > Warning: Keep `configure` to registering: it must not wait for another thread or task that
+    /// > uses the container, which waits for the lock `configure` holds.
+    ///
+    /// - Parameter configure: Registers the app's services into the container.
+    public static func bootstrap(_ configure: @Sendable (Container) -> Void) async {
+        let context = FrontContext.current
+        context.withLock {
+            configure(context.container)
+        }
+    }
 }
 
 /// What the fronts (``Registry``, ``DependencyRegistry``, the property wrappers) hold of one container:
@@ -110,6 +140,21 @@ final class FrontContext: Sendable {
 
     /// The view every resolve goes through.
     @usableFromInline let resolver: SynchronizedResolver
+
+    /// The view ``DIActor/shared`` resolves through. The first time the shared actor fronts this
+    /// container, the container starts counting its resolves for the actor's status report
+    /// (``Container/countsResolutions``), as an actor's own container does from its creation.
+    @usableFromInline
+    var actorResolver: SynchronizedResolver {
+        let hierarchy = container.hierarchy
+        withState { state in
+            if !state.frontedByActor {
+                state.frontedByActor = true
+                hierarchy.countsResolutions = true
+            }
+        }
+        return resolver
+    }
     /// The fronts' bookkeeping for this container, shared by every context made for it.
     private let book: FrontBook
 
@@ -255,6 +300,9 @@ final class FrontContext: Sendable {
 /// ``FrontRecord``), not here: the state holds plain data only, never an entry or an instance.
 struct FrontState {
     var registry = RegistryState()
+    /// Whether ``DIActor/shared`` has fronted the container: it turns counting on once, and leaves
+    /// the setting to the app afterwards.
+    var frontedByActor = false
     /// The order the next registration a front makes gets.
     private var nextOrder = 0
 

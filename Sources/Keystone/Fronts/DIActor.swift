@@ -20,12 +20,13 @@
 /// calls return the container's counts, ``Container/statusReport()``, ``Container/verify(samples:)``
 /// and ``Container/dependencyGraph(samples:)``.
 ///
-/// ``shared`` fronts the process-wide default container, the one ``Registry``, ``DependencyRegistry``
-/// and the property wrappers use outside ``Container/withCurrent(_:operation:)``. A registration made
-/// through any of them is resolvable through the others, and all of them take that container's one
-/// lock, so a `DIActor` factory that builds an object with `@Inject`, and a ``DependencyRegistry``
-/// instantiator that calls ``DIActorBridge/resolveSync(_:)``, can run on two threads at once without
-/// waiting for each other forever:
+/// ``shared`` fronts ``Container/current``, the container ``Registry``, ``DependencyRegistry`` and the
+/// property wrappers use: the process-wide default container, or the one that
+/// ``Container/withCurrent(_:operation:)`` binds for the calling task. A registration made through any
+/// of them is resolvable through the others, and all of them take that container's one lock, so a
+/// `DIActor` factory that builds an object with `@Inject`, and a ``DependencyRegistry`` instantiator
+/// that calls ``DIActorBridge/resolveSync(_:)``, can run on two threads at once without waiting for
+/// each other forever:
 ///
 /// ```swift
 /// DependencyRegistry.register { () -> Analytics in ConsoleAnalytics() }
@@ -56,10 +57,13 @@
 ///
 /// Every call into the container, whether registering, resolving, releasing or reporting, runs under
 /// the recursive lock that the container's ``Container/synchronize()`` view takes (for ``shared``, the
-/// lock the facades take too). The actor gives
-/// its callers the `await` shape and a serial order; the lock is what keeps the container consistent,
-/// which is why ``DIActorBridge``'s synchronous calls can use the container of ``shared`` from any
-/// thread without hopping onto the actor. Since the lock is recursive, a factory registered on
+/// lock the facades take too). That lock is what keeps the container consistent, which is why
+/// ``DIActorBridge``'s synchronous calls can use the container of ``shared`` from any thread without
+/// hopping onto the actor. The actor itself holds no mutable state: its isolation gives its callers the
+/// `await` shape and runs their calls one at a time, and protects nothing else. For ``shared``, whose
+/// container is the calling task's ``Container/current``, calls made for different containers (tests
+/// each inside their own ``Container/withCurrent(_:operation:)``) take turns on the one actor, each
+/// under its own container's lock. Since the lock is recursive, a factory registered on
 /// ``shared`` may resolve what it needs with ``DIActorBridge/resolveSync(_:)`` on its own thread, and a
 /// factory that ends up resolving its own type fails that resolve with
 /// ``DIError/circularDependency(path:)`` instead of recursing.
@@ -74,30 +78,46 @@
 @globalActor
 public actor DIActor {
     /// The process-wide instance, used by ``DIActorGlobalAPI``, ``DIActorBridge`` and the `@DIActor`
-    /// attribute. It fronts the process-wide default container, which ``Registry``,
-    /// ``DependencyRegistry`` and the property wrappers share.
+    /// attribute. It fronts ``Container/current``, the container ``Registry``, ``DependencyRegistry``
+    /// and the property wrappers use: the process-wide default container, or, inside
+    /// ``Container/withCurrent(_:operation:)``, the container bound for the calling task.
     ///
     /// ```swift
     /// await DIActor.shared.register(Analytics.self) { ConsoleAnalytics() }
-    /// let sameOne: Analytics = DependencyRegistry.resolve()   // outside Container.withCurrent
+    /// let sameOne: Analytics = DependencyRegistry.resolve()   // from the same container
+    ///
+    /// await Container.withCurrent(Container()) {
+    ///     await DIActor.shared.register(Analytics.self) { SilentAnalytics() }   // this test's container
+    /// }
     /// ```
     ///
-    /// It always fronts the default container, even inside ``Container/withCurrent(_:operation:)``,
-    /// which binds another container for the facades and the property wrappers only. From its first
-    /// use on, that container counts its resolves for ``printStatus()``
-    /// (``Container/countsResolutions``), which takes them off the fastest resolve path; set it back to
-    /// `false` where that matters more than the report.
+    /// So one process-wide front means one container, and one lock, wherever it is called from. Each
+    /// call finds the container anew: a task (or a child task it starts, or a factory it runs) inside
+    /// `withCurrent` registers into and resolves from the bound container, a detached task or another
+    /// thread from the default one. A release handler removes its registration from the container it was
+    /// made in, wherever it is called. From the first call that fronts a container on, that container
+    /// counts its resolves for ``printStatus()`` (``Container/countsResolutions``), which takes them off
+    /// the fastest resolve path; set it back to `false` where that matters more than the report.
     ///
-    /// > Warning: Its registrations are global to the process, and shared with the facades: its
-    /// > ``releaseAll()`` clears the default container, removing what ``Registry`` modules and
-    /// > ``DependencyRegistry`` registered there too. Tests that run in parallel should use instances of
-    /// > their own (``init()``) or distinct types, and never call ``releaseAll()`` on it while another
-    /// > test uses it or the default container.
-    public static let shared = DIActor(fronting: FrontContext.standard.resolver)
+    /// > Warning: Outside `withCurrent` its registrations are global to the process, and shared with the
+    /// > facades: its ``releaseAll()`` clears the current container, removing what ``Registry`` modules
+    /// > and ``DependencyRegistry`` registered there too. Tests that run in parallel should each bind a
+    /// > container of their own with ``Container/withCurrent(_:operation:)`` (or use an actor of their
+    /// > own, ``init()``), and never call ``releaseAll()`` on it outside one.
+    public static let shared = DIActor(fronting: nil)
+
+    /// The view of the container an actor made with ``init()`` fronts; `nil` for ``shared``, which
+    /// fronts the calling task's ``Container/current``.
+    @usableFromInline nonisolated let ownEngine: SynchronizedResolver?
 
     /// The container, through its synchronized view: each resolve takes the container's lock.
     /// `nonisolated`, so that ``DIActorBridge`` reaches the same container synchronously.
-    @usableFromInline nonisolated let engine: SynchronizedResolver
+    @inlinable nonisolated var engine: SynchronizedResolver {
+        if let ownEngine {
+            return ownEngine
+        }
+        return FrontContext.current.actorResolver
+    }
 
     /// Creates an actor with an empty container of its own.
     ///
@@ -110,18 +130,20 @@ public actor DIActor {
     /// ```
     ///
     /// > Warning: The `@DIActor` attribute, ``DIActorGlobalAPI`` and ``DIActorBridge`` always use
-    /// > ``shared``, never an instance made here. Its container is not the facades' either: a factory
-    /// > registered here that builds an object with `@Inject` takes this container's lock, then the
-    /// > facades'; never have a facade's factory call back into this actor's container synchronously.
+    /// > ``shared``, never an instance made here. Its container is not the facades' either, and
+    /// > ``Container/withCurrent(_:operation:)`` does not change it: a factory registered here that
+    /// > builds an object with `@Inject` takes this container's lock, then the facades'; never have a
+    /// > facade's factory call back into this actor's container synchronously.
     public init() {
         self.init(fronting: Container().synchronize())
     }
 
     /// An actor that fronts the container behind `engine`, and has it count resolves, which its status
-    /// report shows (``Container/countsResolutions``).
-    private init(fronting engine: SynchronizedResolver) {
-        self.engine = engine
-        engine.container.countsResolutions = true
+    /// report shows (``Container/countsResolutions``); with `nil`, the actor fronts the calling task's
+    /// current container, which counts from the first call that reaches it.
+    private init(fronting engine: SynchronizedResolver?) {
+        ownEngine = engine
+        engine?.container.countsResolutions = true
     }
 
     // MARK: - Registering
@@ -231,7 +253,7 @@ public actor DIActor {
         let entry = container.withHierarchyLock {
             container.registerAsync(type) { _ in try await factory() }.inObjectScope(scope)
         }
-        return releaseHandler(for: DIActorRegistration(entry))
+        return releaseHandler(for: DIActorRegistration(entry, in: container))
     }
 
     // MARK: - Resolving
@@ -324,9 +346,10 @@ public actor DIActor {
     /// Release handlers returned before do nothing afterwards, even once their types are registered
     /// again.
     ///
-    /// > Warning: On ``shared`` it clears the process-wide default container: the registrations of the
-    /// > whole process, including those ``Registry`` modules and ``DependencyRegistry`` made there, and
-    /// > those of tests running in parallel. A started ``Registry`` stays started, without its services.
+    /// > Warning: On ``shared`` it clears the current container (``Container/current``): outside
+    /// > ``Container/withCurrent(_:operation:)``, the registrations of the whole process, including those
+    /// > ``Registry`` modules and ``DependencyRegistry`` made there, and those of tests running in
+    /// > parallel. A started ``Registry`` stays started, without its services.
     public func releaseAll() {
         let container = container
         container.withHierarchyLock {
@@ -406,9 +429,11 @@ public actor DIActor {
     /// The container's cached instances are neither read nor replaced, and resolution counts are left
     /// alone; factories do run.
     ///
-    /// > Warning: On ``shared`` it checks the whole default container, the registrations of
-    /// > ``Registry`` and ``DependencyRegistry`` included, and runs their factories. A factory that
-    /// > force-unwraps a missing dependency stops the program here as it would in the app.
+    /// > Warning: On ``shared`` it checks the whole current container (``Container/current``), the
+    /// > registrations of ``Registry`` and ``DependencyRegistry`` included, and runs their factories. A
+    /// > factory that force-unwraps a missing dependency stops the program here as it would in the app.
+    /// > It runs on the actor, never on the main actor, so main-actor factories are not run (see
+    /// > ``Container/verify(samples:)``).
     ///
     /// - Parameter samples: Runtime arguments for registrations that need them; those without samples
     ///   are skipped.
@@ -440,7 +465,8 @@ public actor DIActor {
 // MARK: - The container underneath
 
 extension DIActor {
-    /// The container behind ``engine``.
+    /// The container behind ``engine``: for ``shared``, the calling task's current container. Read it
+    /// once per call, and use that container for the whole call.
     nonisolated var container: Container {
         engine.container
     }
@@ -457,7 +483,7 @@ extension DIActor {
         let entry = container.withHierarchyLock {
             container.register(type) { _ in factory() }.inObjectScope(scope)
         }
-        return DIActorRegistration(entry)
+        return DIActorRegistration(entry, in: container)
     }
 
     /// The handler returned to the caller: it removes `registration` on the actor, if the actor still
@@ -469,27 +495,32 @@ extension DIActor {
     }
 
     private func remove(_ registration: DIActorRegistration) {
-        registration.remove(from: container)
+        registration.remove()
     }
 }
 
-/// The one registration a release handler removes.
+/// The one registration a release handler removes, in the container it was made in.
 final class DIActorRegistration: @unchecked Sendable {
-    // @unchecked: `entry` is assigned once, in `init`, and only read after that (loading a weak
-    // reference is thread-safe). The entry itself is only touched under the container's lock.
+    // @unchecked: `entry` and `container` are assigned once, in `init`, and only read after that
+    // (loading a weak reference is thread-safe). The entry itself is only touched under the container's
+    // lock.
 
     /// Weak: once the entry is replaced or removed, the container no longer holds it, and the handler
     /// has nothing left to remove.
     private weak var entry: (any AnyServiceEntry)?
+    /// Weak: the handler does not keep a container alive. For ``DIActor/shared`` it is the container
+    /// that was current where the registration was made, not where the handler is called.
+    private weak var container: Container?
 
-    init(_ entry: any AnyServiceEntry) {
+    init(_ entry: any AnyServiceEntry, in container: Container) {
         self.entry = entry
+        self.container = container
     }
 
-    /// Removes the entry from `container` if it is still the one registered under its key, and drops
+    /// Removes the entry from its container if it is still the one registered under its key, and drops
     /// its instance; does nothing otherwise.
-    func remove(from container: Container) {
-        guard let entry else { return }
+    func remove() {
+        guard let entry, let container else { return }
         container.withHierarchyLock {
             _ = container.unregister(entry)
         }

@@ -12,11 +12,11 @@
 /// ```
 ///
 /// Every call works on ``DIActor/shared``, so a registration made through one style is resolved
-/// through the other. ``DIActor/shared`` fronts the process-wide default container, so the facades
-/// (``DependencyRegistry``, ``Registry``, the property wrappers outside
-/// ``Container/withCurrent(_:operation:)``) see the same registrations, and take the same lock: an
-/// instantiator that calls ``resolveSync(_:)`` and a `DIActor` factory that uses `@Inject` never wait
-/// for each other forever.
+/// through the other. ``DIActor/shared`` fronts ``Container/current`` (the process-wide default
+/// container, or the one ``Container/withCurrent(_:operation:)`` binds for the calling task or thread),
+/// so the facades (``DependencyRegistry``, ``Registry``, the property wrappers) see the same
+/// registrations, and take the same lock: an instantiator that calls ``resolveSync(_:)`` and a
+/// `DIActor` factory that uses `@Inject` never wait for each other forever.
 ///
 /// ### The synchronous calls are safe from any thread
 ///

@@ -5,10 +5,13 @@
 /// let clock = await DIActorGlobalAPI.resolve(Clock.self)
 /// ```
 ///
-/// Each call does exactly what the ``DIActor`` call of the same name does on ``DIActor/shared``.
+/// Each call does exactly what the ``DIActor`` call of the same name does on ``DIActor/shared``, so it
+/// uses ``Container/current``: the process-wide default container, or the container
+/// ``Container/withCurrent(_:operation:)`` binds for the calling task.
 ///
-/// > Warning: Everything registered here is global to the process. Code under test that should see
-/// > registrations of its own is better handed a ``DIActor`` of its own.
+/// > Warning: Outside `withCurrent`, everything registered here is global to the process. Code under
+/// > test that should see registrations of its own runs inside `withCurrent`, or is handed a
+/// > ``DIActor`` of its own.
 public enum DIActorGlobalAPI {
     /// Registers a factory on ``DIActor/shared`` that makes a new instance on every resolve.
     ///
@@ -85,7 +88,8 @@ public enum DIActorGlobalAPI {
     /// await DIActorGlobalAPI.releaseAll()
     /// ```
     ///
-    /// > Warning: It clears the registrations of the whole process.
+    /// > Warning: Outside ``Container/withCurrent(_:operation:)`` it clears the registrations of the
+    /// > whole process.
     public static func releaseAll() async {
         await DIActor.shared.releaseAll()
     }

@@ -124,4 +124,37 @@ struct AsyncAndMainActorServicesArticleTests {
         let service = await DIActor.shared.resolve(UserService.self)
         #expect(service is UserServiceImpl)
     }
+
+    @Test("Bootstrap configures the container bound with withCurrent")
+    func bootstrapInsideWithCurrent() async {
+        let container = Container()
+        await Container.withCurrent(container) {
+            await Container.bootstrap { container in
+                container.register(UserService.self) { UserServiceImpl() }
+            }
+            #expect(await DIActor.shared.resolve(UserService.self) is UserServiceImpl)
+        }
+        #expect(container.synchronize().resolve(UserService.self) is UserServiceImpl)
+    }
+}
+
+extension AsyncAndMainActorServicesArticleTests {
+    /// The article's check of a graph with main-actor services, from a `@MainActor` test.
+    @Suite("Article: Async and Main-Actor Services, verify() on the main actor")
+    struct MainActorVerification {
+        let container = Self.settingsContainer()
+
+        static func settingsContainer() -> Container {
+            let container = Container()
+            container.register(Clock.self) { _ in SystemClock() }
+            container.register(SettingsModel.self, mainActorFactory: { r in
+                SettingsModel(clock: r.resolve(Clock.self)!)
+            })
+            return container
+        }
+
+        @Test @MainActor func theSettingsScreenResolves() {
+            #expect(container.verify() == [])   // runs SettingsModel's factory too
+        }
+    }
 }

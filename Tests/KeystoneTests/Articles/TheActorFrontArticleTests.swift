@@ -124,6 +124,15 @@ struct TheActorFrontArticleTests {
         #expect(new != nil)
         #expect(old !== new)
     }
+
+    @Test("Inside withCurrent, DIActor.shared registers into and clears the bound container only")
+    func sharedActorInsideWithCurrent() async {
+        await Container.withCurrent(Container()) {
+            await DIActor.shared.register(Clock.self) { FixedClock() }
+            #expect(DIActorBridge.resolveSync(Clock.self) is FixedClock)   // this test's registration
+            await DIActor.shared.releaseAll()                              // clears this test's container only
+        }
+    }
 }
 
 extension TheActorFrontArticleTests {
