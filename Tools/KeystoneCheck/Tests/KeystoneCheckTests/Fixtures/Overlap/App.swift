@@ -1,0 +1,5 @@
+import Keystone
+
+func registerApp(_ container: Container) {
+    container.register(Clock.self) { _ in SystemClock() }
+}
