@@ -31,7 +31,7 @@ extension Container {
     /// closure converts to it; a function value declared `@Sendable (any Resolver) async throws -> T`
     /// does not, since `any Resolver` is not `Sendable`: wrap it in a closure.
     ///
-    /// If the scope is dropped while a `.container` creation is in flight (``resetObjectScope(_:)``,
+    /// If the scope is dropped while a `.container` creation is in flight (``resetObjectScope(_:)-(ObjectScope)``,
     /// ``dispose()``, registering the key again), the instance it makes is not kept: its synchronous
     /// disposal handlers run once it is made, and the callers waiting for it still get it.
     ///

@@ -234,7 +234,7 @@ public actor DIActor {
     /// let config = try await DIActor.shared.resolveAsync(RemoteConfig.self)
     /// ```
     ///
-    /// It is an ordinary async registration of the container (``Container/registerAsync(_:name:factory:)-(_,_,(Resolver)->Service)``):
+    /// It is an ordinary async registration of the container (``Container/registerAsync(_:name:factory:)-2cimr``):
     /// with `.container`, concurrent first resolves run the factory once and share the instance.
     ///
     /// - Parameters:
