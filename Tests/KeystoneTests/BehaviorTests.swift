@@ -97,6 +97,27 @@ struct BehaviorTests {
         )
     }
 
+    @Test("A behavior written for Swinject reads the entry's serviceType")
+    func entryServiceType() {
+        final class TypeLog: Behavior {
+            var types: [String] = []
+            func container<Type, Service>(
+                _ container: Container,
+                didRegisterType type: Type.Type,
+                toService entry: ServiceEntry<Service>,
+                withName name: String?
+            ) {
+                types.append(String(describing: entry.serviceType))
+            }
+        }
+        let log = TypeLog()
+        let container = Container()
+        container.addBehavior(log)
+        container.register(Animal.self, name: "Hachi") { _ in Dog(name: "Hachi") }
+        container.register(Cat.self) { (_, name: String) in Cat(name: name) }
+        #expect(log.types == ["Animal", "Cat"])
+    }
+
     @Test("A registration that takes arguments is reported under its service type, once")
     func registrationWithArguments() {
         let spy = Spy("spy")

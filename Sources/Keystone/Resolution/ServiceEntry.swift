@@ -547,3 +547,18 @@ extension ServiceEntry: AnyServiceEntry {
         return text
     }
 }
+
+extension ServiceEntry {
+    /// The type the entry is registered as: `key.serviceType`, under the name Swinject's `ServiceEntry`
+    /// gives it, so that behaviors written for Swinject compile.
+    ///
+    /// ```swift
+    /// func container<Type, Service>(_ c: Container, didRegisterType: Type.Type,
+    ///                               toService entry: ServiceEntry<Service>, withName name: String?) {
+    ///     print("registered \(entry.serviceType)")
+    /// }
+    /// ```
+    public var serviceType: Any.Type {
+        key.serviceType
+    }
+}
