@@ -159,16 +159,16 @@ MUTATIONS = [
         "single-flight", "single flight",
         "concurrent first resolveAsync calls each start a creation",
         "Engine/AsyncResolve.swift",
-        "        if let flight = hierarchy.flights[identity] {",
-        "        if false, let flight = hierarchy.flights[identity] {",
+        "        if let flight = hierarchy.flights[shared] {",
+        "        if false, let flight = hierarchy.flights[shared] {",
         "AsyncResolutionTests|AsyncActorFrontTests",
     ),
     Mutation(
         "flight-forgotten", "single flight",
         "a finished creation stays in flight: a failure is handed to every later call",
         "Engine/AsyncResolve.swift",
-        "                if container.hierarchy.flights[identity] === flight {",
-        "                if container.hierarchy.flights[identity] === flight, false {",
+        "            if hierarchy.flights[flight.shared] === flight {",
+        "            if hierarchy.flights[flight.shared] === flight, false {",
         "AsyncResolutionTests|AsyncActorFrontTests",
     ),
     Mutation(
@@ -183,7 +183,7 @@ MUTATIONS = [
         "reset-ancestors", "hierarchies",
         "resetObjectScope(_:serviceType:) goes on to the ancestors of a container without such a key",
         "Container/Container.swift",
-        "                guard !matching.isEmpty else { return }",
+        "                guard !matching.isEmpty else { break }",
         "                guard !matching.isEmpty else { container = current.parent; continue }",
         "HierarchyTests|ScopeTests|SoundnessTests",
     ),
@@ -191,9 +191,9 @@ MUTATIONS = [
         "reset-stops", "hierarchies",
         "resetObjectScope(_:) leaves the ancestors' instances alone",
         "Container/Container.swift",
-        "                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope })\n"
+        "                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope }, into: &dropped)\n"
         "                container = current.parent",
-        "                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope })\n"
+        "                current.discardInstances(of: current.entries { $0.entry.objectScope === objectScope }, into: &dropped)\n"
         "                container = nil",
         "HierarchyTests|ScopeTests|SoundnessTests",
     ),
