@@ -10,7 +10,7 @@ set -euo pipefail
 
 # The floor: the total measured when it was set, less a point for noise between runs. Raise it as tests
 # are added; never lower it to let a change land.
-floor=93.0
+floor=94.0
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${1:-.build-coverage}"
