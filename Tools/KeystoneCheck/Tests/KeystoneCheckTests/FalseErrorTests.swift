@@ -45,7 +45,8 @@ struct FalseErrorTests {
     func noFalseError(_ example: Case) throws {
         let files = try example.files.map { try Fixture.file("Fixtures/FalseErrors/" + $0) }
         let report = Checker().check(files)
-        withKnownIssue {
+        // Fixed case by case: a known issue that no longer occurs does not fail here.
+        withKnownIssue(isIntermittent: true) {
             #expect(report.errorCount == 0, "\(report.diagnostics.map(\.rendered))")
         }
     }

@@ -410,8 +410,33 @@ final class SiteCollector: SyntaxVisitor {
             registration: owner.registration,
             role: role,
             isAsync: calledName.name == "resolveAsync",
-            key: Key(type: type, name: name, argumentCount: argumentCount)
+            key: Key(type: type, name: name, argumentCount: argumentCount),
+            configuration: configuration(around: Syntax(call))
         )
+    }
+
+    /// The `#if` clauses around `start`, spelled so that the same condition written in two places
+    /// reads alike.
+    private func configuration(around start: Syntax) -> Set<String> {
+        var found: Set<String> = []
+        var node = start.parent
+        while let current = node {
+            if let clause = current.as(IfConfigClauseSyntax.self), let list = clause.parent?.as(IfConfigClauseListSyntax.self),
+                let position = list.firstIndex(where: { $0.id == clause.id })
+            {
+                let number = list.distance(from: list.startIndex, to: position)
+                let first = list.first?.condition?.trimmedDescription.withoutWhitespace
+                if number == 0, let first {
+                    found.insert("if:" + first)
+                } else if number == 1, list.count == 2, clause.condition == nil, let first {
+                    found.insert("not:" + first)
+                } else {
+                    found.insert("at:\(fileIndex):\(list.position.utf8Offset):\(number)")
+                }
+            }
+            node = current.parent
+        }
+        return found
     }
 
     // MARK: - Pieces
