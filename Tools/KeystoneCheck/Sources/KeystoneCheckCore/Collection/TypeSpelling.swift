@@ -112,6 +112,9 @@ struct TypeSpeller {
             return "[\(sub(dictionary.key)):\(sub(dictionary.value))]"
         }
         if let tuple = type.as(TupleTypeSyntax.self) {
+            if tuple.elements.isEmpty {
+                return "Void"
+            }
             if tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil,
                 only.ellipsis == nil
             {
@@ -136,8 +139,41 @@ struct TypeSpeller {
         if let metatype = type.as(MetatypeTypeSyntax.self) {
             return sub(metatype.baseType) + "." + metatype.metatypeSpecifier.text
         }
-        // Function types, attributed types and the rest: the text without whitespace, and every
-        // identifier in it counted (so a generic parameter inside is still seen).
+        if let function = type.as(FunctionTypeSyntax.self) {
+            // Parameter labels are no part of a function's type: `(_ id: String) -> T` is `(String) -> T`.
+            let parameters = function.parameters.map { parameter -> String in
+                sub(parameter.type) + (parameter.ellipsis == nil ? "" : "...")
+            }
+            var effects = ""
+            if let specifiers = function.effectSpecifiers {
+                if specifiers.asyncSpecifier != nil { effects += "async" }
+                if let clause = specifiers.throwsClause {
+                    effects += "throws"
+                    if let thrown = clause.type {
+                        effects += "(" + sub(thrown) + ")"
+                    }
+                }
+            }
+            return "(" + parameters.joined(separator: ",") + ")" + effects + "->" + sub(function.returnClause.type)
+        }
+        if let attributed = type.as(AttributedTypeSyntax.self) {
+            // `@Sendable`, `@MainActor`, `inout`, … stay part of the spelling; `@escaping` says nothing
+            // about the type.
+            var prefix = ""
+            for specifier in attributed.specifiers {
+                prefix += specifier.trimmedDescription.withoutWhitespace
+            }
+            for attribute in attributed.attributes {
+                let text = attribute.trimmedDescription.withoutWhitespace
+                if text != "@escaping" {
+                    prefix += text
+                }
+            }
+            return prefix + sub(attributed.baseType)
+        }
+        // The rest: the text without whitespace, and every identifier in it counted (so a generic
+        // parameter inside is still seen); not compared.
+        opaque = true
         for token in type.tokens(viewMode: .sourceAccurate) {
             if case .identifier(let name) = token.tokenKind {
                 identifiers.insert(name)
