@@ -2,12 +2,27 @@ import SwiftParser
 import SwiftSyntax
 
 /// Spells a type the one way the check compares keys: no whitespace, `Optional<T>` as `T?`, `Array<T>`
-/// as `[T]`, `Dictionary<K, V>` as `[K:V]`, `any P` as `P`, redundant parentheses dropped, and the
-/// type aliases declared in the checked files followed.
+/// as `[T]`, `Dictionary<K, V>` as `[K:V]`, `any P` as `P`, `()` as `Void`, redundant parentheses and the
+/// parameter labels of function types dropped, and the type aliases declared in the checked files
+/// followed.
 struct TypeSpeller {
-    /// Type aliases declared in the checked files, by name; `nil` when a name is declared more than
-    /// once with different targets or with generic parameters (then it is not followed).
+    /// What a name means where a type is spelled, before the file-level aliases are looked at.
+    enum Binding {
+        /// A generic parameter, an associated type or `Self`: any type.
+        case generic
+        /// A type alias declared in an enclosing type (`nil`: one the check does not follow).
+        case alias(TypeSyntax?)
+        /// A type nested in an enclosing type, by its qualified spelling (`Feed.ViewModel`).
+        case nested(String)
+    }
+
+    /// Type aliases declared at file level, by name; `nil` when a name is declared more than once with
+    /// different targets, with generic parameters, or also inside a type (then it is not followed).
     var aliases: [String: TypeSyntax?] = [:]
+    /// Names declared around the spelled type, innermost first: they shadow the file-level aliases.
+    var local: [String: Binding] = [:]
+    /// Every name some type alias has, wherever declared: `Legacy.Store` may name an alias.
+    var aliasNames: Set<String> = []
 
     /// The spelling of a type, and the identifiers it names (for the generic-parameter test).
     struct Spelling {
@@ -64,6 +79,26 @@ struct TypeSpeller {
                 default: break
                 }
             }
+            switch local[name] {
+            case .generic:
+                identifiers.insert(name)
+                return name + (arguments.map { "<" + $0.joined(separator: ",") + ">" } ?? "")
+            case .alias(let alias):
+                guard let target = alias, arguments == nil else {
+                    identifiers.insert(name)
+                    opaque = true
+                    return name + (arguments.map { "<" + $0.joined(separator: ",") + ">" } ?? "")
+                }
+                return sub(target)
+            case .nested(let qualified):
+                identifiers.insert(name)
+                return qualified + (arguments.map { "<" + $0.joined(separator: ",") + ">" } ?? "")
+            case nil:
+                break
+            }
+            if name == "Void" && arguments == nil {
+                return "Void"
+            }
             if let alias = aliases[name] {
                 guard let target = alias, arguments == nil else {
                     identifiers.insert(name)
@@ -79,7 +114,7 @@ struct TypeSpeller {
             let base = sub(member.baseType)
             let name = member.name.text
             // `Legacy.Store` may name an alias nested in a type: not compared.
-            if aliases[name] != nil {
+            if aliasNames.contains(name) {
                 opaque = true
             }
             let arguments = member.genericArgumentClause?.arguments.map { argument -> String in
