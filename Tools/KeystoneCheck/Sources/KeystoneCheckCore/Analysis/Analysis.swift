@@ -24,6 +24,8 @@ struct Analysis {
     private var keysByType: [String: Set<Key>] = [:]
     /// Type spellings answered, without module qualifiers.
     private var looseTypes: Set<String> = []
+    /// Keys answered, with their type spelled without module or enclosing-type qualifiers.
+    private var looseKeys: Set<Key> = []
     /// Registrations the source does not decide, with what they may answer.
     private var wildcards: [(type: TypePattern, name: NameSpec, argumentCount: Int?)] = []
 
@@ -99,6 +101,7 @@ struct Analysis {
         answers[key, default: []].append(index)
         keysByType[key.type, default: []].insert(key)
         looseTypes.insert(Self.loose(key.type))
+        looseKeys.insert(Key(type: Self.loose(key.type), name: key.name, argumentCount: key.argumentCount))
     }
 
     /// The spelling without module or enclosing-type qualifiers: `Foundation.Date` as `Date`.
@@ -137,7 +140,12 @@ struct Analysis {
         if let found = answers[key] {
             return .found(found, certain: !undecided)
         }
-        if undecided || (keysByType[key.type] == nil && looseTypes.contains(Self.loose(key.type))) {
+        // `URLSession` and `Foundation.URLSession`, `ViewModel` and `Feed.ViewModel` may be one type: a
+        // key answered under another qualification is not decided, whatever else its type has.
+        let looseKey = Key(type: Self.loose(key.type), name: key.name, argumentCount: key.argumentCount)
+        if undecided || looseKeys.contains(looseKey)
+            || (keysByType[key.type] == nil && looseTypes.contains(Self.loose(key.type)))
+        {
             return .unknown
         }
         for wrapper in ["Lazy", "Provider", "Keystone.Lazy", "Keystone.Provider"]
