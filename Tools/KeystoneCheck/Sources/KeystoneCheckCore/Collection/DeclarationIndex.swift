@@ -44,7 +44,7 @@ struct DeclarationIndex {
     /// set when it inherits a protocol not declared in the checked files (whose associated types are
     /// unknown).
     func genericNames(of name: String, foreign: inout Bool) -> Set<String>? {
-        guard nominalNames.contains(name) || inherited[name] != nil else { return nil }
+        guard nominalNames.contains(name) else { return nil }
         var result: Set<String> = []
         var visited: Set<String> = []
         var pending = [name]

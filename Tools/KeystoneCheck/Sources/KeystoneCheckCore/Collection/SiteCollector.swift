@@ -543,7 +543,8 @@ final class SiteCollector: SyntaxVisitor {
                     bind(parameter.name.text, .generic)
                 }
             }
-            if let block = current.as(CodeBlockItemListSyntax.self) {
+            // Aliases local to a function or closure (file-level ones are the speller's own).
+            if let block = current.as(CodeBlockItemListSyntax.self), !(block.parent?.is(SourceFileSyntax.self) ?? false) {
                 for item in block {
                     if let alias = item.item.as(TypeAliasDeclSyntax.self) {
                         bind(alias.name.text, .alias(alias.genericParameterClause == nil ? alias.initializer.value : nil))
