@@ -48,6 +48,24 @@ struct FalseErrorTests {
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.rendered))")
     }
 
+    @Test("An extension adding a conformance to a generic type declared elsewhere")
+    func foreignExtensionWithConformance() {
+        let report = Fixture.check(
+            source: """
+                protocol Wired {}
+                final class Effects<Action> {}
+                extension ViewStore: Wired {
+                    static func registerEffects(in container: Container) {
+                        container.register(Effects<Action>.self) { _ in Effects() }
+                    }
+                }
+                func setUpReducers(_ container: Container) {
+                    container.register(Screen.self) { r in Screen(r.resolve(Effects<Int>.self)!) }
+                }
+                """)
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.rendered))")
+    }
+
     @Test("A file reached through two arguments is not its own duplicate")
     func overlappingPaths() {
         // `keystone-check --werror Sources Sources/App.swift`: every registration of App.swift is reported
