@@ -93,6 +93,36 @@ struct CommandTests {
         _ = CheckCommand.run(arguments: ["--stamp", stamp.path, folder.appending(path: "a.swift").path])
         #expect(FileManager.default.fileExists(atPath: stamp.path))
     }
+
+    @Test("A stamp that cannot be written is reported in one clear line, after the summary")
+    func unwritableStamp() throws {
+        let folder = try Self.project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stamp = folder.appending(path: "no-such-folder/stamp.swift").path
+        let outcome = CheckCommand.run(arguments: ["--stamp", stamp, folder.appending(path: "a.swift").path])
+        #expect(outcome.status == 2)
+        let lines = outcome.standardError.split(separator: "\n")
+        #expect(lines.count == 2, "\(outcome.standardError)")
+        #expect(lines.first?.hasPrefix("keystone-check: 2 registrations") == true)
+        #expect(lines.last?.hasPrefix("keystone-check: cannot write the stamp file '\(stamp)': the directory '") == true)
+        #expect(lines.last?.hasSuffix("no-such-folder' does not exist") == true)
+    }
+
+    @Test("Columns count the bytes of a file that is not valid UTF-8")
+    func columnsInLatin1() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "keystone-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // "café" in Latin-1: one byte 0xE9, invalid as UTF-8, before the resolve on its line.
+        var bytes = Array("container.register(Feed.self) { r in Feed(\"caf".utf8)
+        bytes += [0xE9]
+        bytes += Array("\", r.resolve(Store.self)!) }\n".utf8)
+        let file = folder.appending(path: "Latin1.swift")
+        try Data(bytes).write(to: file)
+        let outcome = CheckCommand.run(arguments: [file.path])
+        let column = bytes.firstIndex(of: UInt8(ascii: "v")).map { $0 - 5 } ?? 0
+        #expect(outcome.standardOutput.hasPrefix("\(file.path):1:\(column + 1): error: No registration for Store."))
+    }
 }
 
 @Suite("The built executable")

@@ -24,6 +24,8 @@ struct Analysis {
     private var keysByType: [String: Set<Key>] = [:]
     /// Type spellings answered, without module qualifiers.
     private var looseTypes: Set<String> = []
+    /// Keys answered, with their type spelled without module or enclosing-type qualifiers.
+    private var looseKeys: Set<Key> = []
     /// Registrations the source does not decide, with what they may answer.
     private var wildcards: [(type: TypePattern, name: NameSpec, argumentCount: Int?)] = []
 
@@ -99,6 +101,7 @@ struct Analysis {
         answers[key, default: []].append(index)
         keysByType[key.type, default: []].insert(key)
         looseTypes.insert(Self.loose(key.type))
+        looseKeys.insert(Key(type: Self.loose(key.type), name: key.name, argumentCount: key.argumentCount))
     }
 
     /// The spelling without module or enclosing-type qualifiers: `Foundation.Date` as `Date`.
@@ -137,7 +140,12 @@ struct Analysis {
         if let found = answers[key] {
             return .found(found, certain: !undecided)
         }
-        if undecided || (keysByType[key.type] == nil && looseTypes.contains(Self.loose(key.type))) {
+        // `URLSession` and `Foundation.URLSession`, `ViewModel` and `Feed.ViewModel` may be one type: a
+        // key answered under another qualification is not decided, whatever else its type has.
+        let looseKey = Key(type: Self.loose(key.type), name: key.name, argumentCount: key.argumentCount)
+        if undecided || looseKeys.contains(looseKey)
+            || (keysByType[key.type] == nil && looseTypes.contains(Self.loose(key.type)))
+        {
             return .unknown
         }
         for wrapper in ["Lazy", "Provider", "Keystone.Lazy", "Keystone.Provider"]
@@ -235,8 +243,9 @@ struct Analysis {
     // MARK: - [cycle]
 
     private mutating func checkCycles(_ verdicts: [Verdict]) {
-        // Edges from a registration to the one registration its factory body certainly reaches.
-        var edges: [Int: [Int]] = [:]
+        // Edges from a registration to the one registration its factory body certainly reaches, each with
+        // the `#if` clauses it is made under.
+        var edges: [Int: [(target: Int, configuration: Set<String>)]] = [:]
         for (resolve, verdict) in zip(resolves, verdicts) where resolve.role == .factoryBody {
             guard case .found(var found, certain: true) = verdict, registrations[resolve.registration].exactKey != nil
             else { continue }
@@ -251,8 +260,9 @@ struct Analysis {
             if registrations[target].enclosingScope == owner.enclosingScope && registrations[target].receiver != owner.receiver {
                 continue
             }
-            if !(edges[resolve.registration]?.contains(target) ?? false) {
-                edges[resolve.registration, default: []].append(target)
+            let edge = (target: target, configuration: resolve.configuration)
+            if !(edges[resolve.registration]?.contains { $0.target == edge.target && $0.configuration == edge.configuration } ?? false) {
+                edges[resolve.registration, default: []].append(edge)
             }
         }
         let order = registrations.indices.sorted { registrations[$0].location < registrations[$1].location }
@@ -265,17 +275,21 @@ struct Analysis {
         for start in order where edges[start] != nil {
             var path = [start]
             var onPath: Set<Int> = [start]
+            var configurations: [Set<String>] = []
+            var reportedCycles: Set<[Int]> = []
             func walk(_ node: Int) {
                 for next in edges[node] ?? [] {
                     budget -= 1
                     guard budget > 0, reported < 1_000 else { return }
-                    if next == start {
+                    configurations.append(next.configuration)
+                    defer { configurations.removeLast() }
+                    if next.target == start {
                         report(path + [start])
-                    } else if rank[next]! > rank[start]!, !onPath.contains(next) {
-                        path.append(next)
-                        onPath.insert(next)
-                        walk(next)
-                        onPath.remove(next)
+                    } else if rank[next.target]! > rank[start]!, !onPath.contains(next.target) {
+                        path.append(next.target)
+                        onPath.insert(next.target)
+                        walk(next.target)
+                        onPath.remove(next.target)
                         path.removeLast()
                     }
                 }
@@ -284,6 +298,10 @@ struct Analysis {
                 // The same key with the same arguments again is a cycle for certain only when one of the
                 // registrations on it takes no runtime arguments.
                 guard cycle.contains(where: { registrations[$0].argumentCount == 0 }) else { return }
+                // Under `#if`, the edges are made together only when one of them needs every clause the
+                // others need: edges under `#if DEBUG` and under its `#else` are never in one build.
+                let union = configurations.reduce(into: Set<String>()) { $0.formUnion($1) }
+                guard configurations.contains(union), reportedCycles.insert(cycle).inserted else { return }
                 reported += 1
                 let keys = cycle.map { registrations[$0].exactKey!.description }
                 findings.append(

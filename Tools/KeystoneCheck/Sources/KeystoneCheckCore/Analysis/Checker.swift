@@ -31,7 +31,8 @@ public struct Checker: Sendable {
         for tree in trees {
             index.add(tree)
         }
-        let speller = TypeSpeller(aliases: index.followableAliases)
+        var speller = TypeSpeller(aliases: index.followableAliases)
+        speller.aliasNames = index.aliasNames
         var registrations: [RegistrationSite] = []
         var resolves: [ResolveSite] = []
         var notCheckable = 0

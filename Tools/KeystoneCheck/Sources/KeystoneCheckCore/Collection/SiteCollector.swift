@@ -18,6 +18,13 @@ final class SiteCollector: SyntaxVisitor {
         "SubSequence", "Output", "Input", "Bound", "Pointee", "Body", "Content", "Label", "Root",
     ]
 
+    /// Types of the Keystone library without generic parameters or associated types: an extension of
+    /// one binds no names of its own.
+    private static let plainLibraryTypes: Set<String> = [
+        "Container", "Assembler", "Resolver", "Assembly", "Registry", "DependencyRegistry", "SynchronizedResolver",
+        "ObjectScope",
+    ]
+
     private enum ClosureRole {
         case factory
         case initCompleted
@@ -117,14 +124,19 @@ final class SiteCollector: SyntaxVisitor {
     /// The type a factory closure returns, when its signature or its single `Type(...)` expression says.
     private func inferredType(of closure: ClosureExprSyntax, at site: Syntax) -> TypeSpec {
         if let returned = closure.signature?.returnClause?.type {
-            let spelling = speller.spell(type: returned)
-            return spelling.isOpaque ? .unknown : .exact(spelling.text)
+            let context = context(around: site)
+            let spelling = context.speller.spell(type: returned)
+            let generic = spelling.identifiers.intersection(context.generic)
+            return spelling.isOpaque || !generic.isEmpty || context.leavesUndecided(spelling, index: index)
+                ? .unknown : .exact(spelling.text)
         }
         guard closure.statements.count == 1, let item = closure.statements.first else { return .unknown }
         if let cast = item.item.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil {
-            let spelling = speller.spell(type: cast.type)
-            let generic = spelling.identifiers.intersection(genericNames(around: site))
-            return spelling.isOpaque || !generic.isEmpty ? .unknown : .exact(spelling.text)
+            let context = context(around: site)
+            let spelling = context.speller.spell(type: cast.type)
+            let generic = spelling.identifiers.intersection(context.generic)
+            return spelling.isOpaque || !generic.isEmpty || context.leavesUndecided(spelling, index: index)
+                ? .unknown : .exact(spelling.text)
         }
         guard let call = item.item.as(FunctionCallExprSyntax.self) else { return .unknown }
         let called = call.calledExpression
@@ -133,9 +145,10 @@ final class SiteCollector: SyntaxVisitor {
         else { return .unknown }
         var parser = Parser(called.trimmedDescription)
         let type = TypeSyntax.parse(from: &parser)
-        let spelling = speller.spell(type: type)
-        let generic = spelling.identifiers.intersection(genericNames(around: site))
-        if spelling.isOpaque || !generic.isEmpty || type.hasError {
+        let context = context(around: site)
+        let spelling = context.speller.spell(type: type)
+        let generic = spelling.identifiers.intersection(context.generic)
+        if spelling.isOpaque || !generic.isEmpty || type.hasError || context.leavesUndecided(spelling, index: index) {
             return .unknown
         }
         return .exact(spelling.text)
@@ -410,8 +423,33 @@ final class SiteCollector: SyntaxVisitor {
             registration: owner.registration,
             role: role,
             isAsync: calledName.name == "resolveAsync",
-            key: Key(type: type, name: name, argumentCount: argumentCount)
+            key: Key(type: type, name: name, argumentCount: argumentCount),
+            configuration: configuration(around: Syntax(call))
         )
+    }
+
+    /// The `#if` clauses around `start`, spelled so that the same condition written in two places
+    /// reads alike.
+    private func configuration(around start: Syntax) -> Set<String> {
+        var found: Set<String> = []
+        var node = start.parent
+        while let current = node {
+            if let clause = current.as(IfConfigClauseSyntax.self), let list = clause.parent?.as(IfConfigClauseListSyntax.self),
+                let position = list.firstIndex(where: { $0.id == clause.id })
+            {
+                let number = list.distance(from: list.startIndex, to: position)
+                let first = list.first?.condition?.trimmedDescription.withoutWhitespace
+                if number == 0, let first {
+                    found.insert("if:" + first)
+                } else if number == 1, list.count == 2, clause.condition == nil, let first {
+                    found.insert("not:" + first)
+                } else {
+                    found.insert("at:\(fileIndex):\(list.position.utf8Offset):\(number)")
+                }
+            }
+            node = current.parent
+        }
+        return found
     }
 
     // MARK: - Pieces
@@ -445,8 +483,9 @@ final class SiteCollector: SyntaxVisitor {
 
     /// The type of a `X.self` argument, judged where it is written.
     private func typeSpec(of expression: ExprSyntax, at site: Syntax) -> TypeSpec {
+        let context = context(around: site)
         guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
-            let base = member.base, let spelling = speller.spell(typeExpression: base)
+            let base = member.base, let spelling = context.speller.spell(typeExpression: base)
         else { return .unknown }
         // `value.self` is the value: a lowercase first word is taken for a variable.
         if let first = base.trimmedDescription.first, first.isLowercase || first == "$" || first == "_" {
@@ -455,38 +494,111 @@ final class SiteCollector: SyntaxVisitor {
         if spelling.isOpaque {
             return .unknown
         }
-        let generic = genericNames(around: site)
-        let unknown = spelling.identifiers.intersection(generic)
+        let unknown = spelling.identifiers.intersection(context.generic).union(context.undecided(in: spelling, index: index))
         if !unknown.isEmpty {
             return .shaped(TypePattern(spelling: spelling.text, unknown: unknown))
         }
         return .exact(spelling.text)
     }
 
-    /// The generic parameters and associated types in scope at `site` (and `Self`).
-    private func genericNames(around site: Syntax) -> Set<String> {
-        var names: Set<String> = ["Self"]
+    /// How type names read at one place.
+    private struct NameContext {
+        /// The speller with the names the enclosing declarations bind.
+        var speller: TypeSpeller
+        /// The generic parameters and associated types in scope (and `Self`).
+        var generic: Set<String>
+        /// Whether the place is in an extension of a type not declared in the checked files (or of a
+        /// protocol refining one), whose generic parameters and associated types are unknown.
+        var foreign: Bool
+
+        /// The names in the spelling the place leaves open: in a foreign extension, any name that is not
+        /// a type of the checked files may be one of the extended type's parameters.
+        func undecided(in spelling: TypeSpeller.Spelling, index: DeclarationIndex) -> Set<String> {
+            guard foreign else { return [] }
+            return spelling.identifiers.filter { !generic.contains($0) && !index.nominalNames.contains($0) }
+        }
+
+        func leavesUndecided(_ spelling: TypeSpeller.Spelling, index: DeclarationIndex) -> Bool {
+            !undecided(in: spelling, index: index).isEmpty
+        }
+    }
+
+    /// The names bound around `site`, innermost first: generic parameters, type aliases and nested types
+    /// of the enclosing declarations, associated types of the protocols they inherit.
+    private func context(around site: Syntax) -> NameContext {
+        var local: [String: TypeSpeller.Binding] = ["Self": .generic]
+        func bind(_ name: String, _ binding: TypeSpeller.Binding) {
+            if local[name] == nil {
+                local[name] = binding
+            }
+        }
+        var foreign = false
+        var foreignNames = false
         var node = site.parent
         while let current = node {
-            if let decl = current.asProtocol((any WithGenericParametersSyntax).self), let clause = decl.genericParameterClause {
-                names.formUnion(clause.parameters.map(\.name.text))
+            if let declaration = current.asProtocol((any WithGenericParametersSyntax).self),
+                let clause = declaration.genericParameterClause
+            {
+                for parameter in clause.parameters {
+                    bind(parameter.name.text, .generic)
+                }
             }
-            if let declaration = current.as(ProtocolDeclSyntax.self) {
-                names.formUnion(index.genericNames[declaration.name.text] ?? [])
+            // Aliases local to a function or closure (file-level ones are the speller's own).
+            if let block = current.as(CodeBlockItemListSyntax.self), !(block.parent?.is(SourceFileSyntax.self) ?? false) {
+                for item in block {
+                    if let alias = item.item.as(TypeAliasDeclSyntax.self) {
+                        bind(alias.name.text, .alias(alias.genericParameterClause == nil ? alias.initializer.value : nil))
+                    }
+                }
             }
-            if let declaration = current.as(ExtensionDeclSyntax.self) {
-                let extended = declaration.extendedType
-                if let identifier = extended.as(IdentifierTypeSyntax.self) {
-                    names.formUnion(index.genericNames[identifier.name.text] ?? Self.foreignGenericNames)
-                } else if let member = extended.as(MemberTypeSyntax.self) {
-                    names.formUnion(index.genericNames[member.name.text] ?? Self.foreignGenericNames)
-                } else {
-                    names.formUnion(Self.foreignGenericNames)
+            if current.isProtocol((any DeclGroupSyntax).self), let path = DeclarationIndex.typePath(of: current) {
+                let components = path.split(separator: ".").map(String.init)
+                var scopeIsGeneric = false
+                var typeNames: Set<String> = []
+                for component in components {
+                    var foreignInheritance = false
+                    if let names = index.genericNames(of: component, foreign: &foreignInheritance) {
+                        typeNames.formUnion(names)
+                    } else if current.is(ExtensionDeclSyntax.self) {
+                        foreignNames = true
+                        if !Self.plainLibraryTypes.contains(components.last ?? "") {
+                            foreign = true
+                        }
+                    }
+                    foreign = foreign || foreignInheritance
+                }
+                if let declaration = current.as(ProtocolDeclSyntax.self) {
+                    var foreignInheritance = false
+                    typeNames.formUnion(index.genericNames(of: declaration.name.text, foreign: &foreignInheritance) ?? [])
+                    foreign = foreign || foreignInheritance
+                }
+                if !typeNames.isEmpty {
+                    scopeIsGeneric = true
+                }
+                for (name, target) in index.memberAliases[path] ?? [:] {
+                    bind(name, .alias(target))
+                }
+                for name in index.nestedTypes[path] ?? [] {
+                    // Nested in a generic type, `Inner` is `Outer<T>.Inner`: left open.
+                    bind(name, scopeIsGeneric ? .alias(nil) : .nested(path + "." + name))
+                }
+                for name in typeNames {
+                    bind(name, .generic)
                 }
             }
             node = current.parent
         }
-        return names
+        if foreign || foreignNames {
+            for name in Self.foreignGenericNames {
+                bind(name, .generic)
+            }
+        }
+        var speller = self.speller
+        speller.local = local
+        let generic = Set(local.compactMap { name, binding in
+            if case .generic = binding { name } else { nil }
+        })
+        return NameContext(speller: speller, generic: generic, foreign: foreign)
     }
 
     private func location(of token: TokenSyntax) -> Location {

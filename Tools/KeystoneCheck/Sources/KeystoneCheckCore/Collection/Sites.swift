@@ -137,4 +137,7 @@ struct ResolveSite: Sendable {
     var role: ResolveRole
     var isAsync: Bool
     var key: Key
+    /// The `#if` clauses around the resolve, each as `if:COND` (the first clause of an `#if`), `not:COND`
+    /// (the `#else` of an `#if` with no `#elseif`) or by position: the builds that make the resolve.
+    var configuration: Set<String> = []
 }

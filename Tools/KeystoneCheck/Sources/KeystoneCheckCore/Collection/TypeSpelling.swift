@@ -2,12 +2,27 @@ import SwiftParser
 import SwiftSyntax
 
 /// Spells a type the one way the check compares keys: no whitespace, `Optional<T>` as `T?`, `Array<T>`
-/// as `[T]`, `Dictionary<K, V>` as `[K:V]`, `any P` as `P`, redundant parentheses dropped, and the
-/// type aliases declared in the checked files followed.
+/// as `[T]`, `Dictionary<K, V>` as `[K:V]`, `any P` as `P`, `()` as `Void`, redundant parentheses and the
+/// parameter labels of function types dropped, and the type aliases declared in the checked files
+/// followed.
 struct TypeSpeller {
-    /// Type aliases declared in the checked files, by name; `nil` when a name is declared more than
-    /// once with different targets or with generic parameters (then it is not followed).
+    /// What a name means where a type is spelled, before the file-level aliases are looked at.
+    enum Binding {
+        /// A generic parameter, an associated type or `Self`: any type.
+        case generic
+        /// A type alias declared in an enclosing type (`nil`: one the check does not follow).
+        case alias(TypeSyntax?)
+        /// A type nested in an enclosing type, by its qualified spelling (`Feed.ViewModel`).
+        case nested(String)
+    }
+
+    /// Type aliases declared at file level, by name; `nil` when a name is declared more than once with
+    /// different targets, with generic parameters, or also inside a type (then it is not followed).
     var aliases: [String: TypeSyntax?] = [:]
+    /// Names declared around the spelled type, innermost first: they shadow the file-level aliases.
+    var local: [String: Binding] = [:]
+    /// Every name some type alias has, wherever declared: `Legacy.Store` may name an alias.
+    var aliasNames: Set<String> = []
 
     /// The spelling of a type, and the identifiers it names (for the generic-parameter test).
     struct Spelling {
@@ -64,6 +79,26 @@ struct TypeSpeller {
                 default: break
                 }
             }
+            switch local[name] {
+            case .generic:
+                identifiers.insert(name)
+                return name + (arguments.map { "<" + $0.joined(separator: ",") + ">" } ?? "")
+            case .alias(let alias):
+                guard let target = alias, arguments == nil else {
+                    identifiers.insert(name)
+                    opaque = true
+                    return name + (arguments.map { "<" + $0.joined(separator: ",") + ">" } ?? "")
+                }
+                return sub(target)
+            case .nested(let qualified):
+                identifiers.insert(name)
+                return qualified + (arguments.map { "<" + $0.joined(separator: ",") + ">" } ?? "")
+            case nil:
+                break
+            }
+            if name == "Void" && arguments == nil {
+                return "Void"
+            }
             if let alias = aliases[name] {
                 guard let target = alias, arguments == nil else {
                     identifiers.insert(name)
@@ -79,7 +114,7 @@ struct TypeSpeller {
             let base = sub(member.baseType)
             let name = member.name.text
             // `Legacy.Store` may name an alias nested in a type: not compared.
-            if aliases[name] != nil {
+            if aliasNames.contains(name) {
                 opaque = true
             }
             let arguments = member.genericArgumentClause?.arguments.map { argument -> String in
@@ -112,6 +147,9 @@ struct TypeSpeller {
             return "[\(sub(dictionary.key)):\(sub(dictionary.value))]"
         }
         if let tuple = type.as(TupleTypeSyntax.self) {
+            if tuple.elements.isEmpty {
+                return "Void"
+            }
             if tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil,
                 only.ellipsis == nil
             {
@@ -136,8 +174,41 @@ struct TypeSpeller {
         if let metatype = type.as(MetatypeTypeSyntax.self) {
             return sub(metatype.baseType) + "." + metatype.metatypeSpecifier.text
         }
-        // Function types, attributed types and the rest: the text without whitespace, and every
-        // identifier in it counted (so a generic parameter inside is still seen).
+        if let function = type.as(FunctionTypeSyntax.self) {
+            // Parameter labels are no part of a function's type: `(_ id: String) -> T` is `(String) -> T`.
+            let parameters = function.parameters.map { parameter -> String in
+                sub(parameter.type) + (parameter.ellipsis == nil ? "" : "...")
+            }
+            var effects = ""
+            if let specifiers = function.effectSpecifiers {
+                if specifiers.asyncSpecifier != nil { effects += "async" }
+                if let clause = specifiers.throwsClause {
+                    effects += "throws"
+                    if let thrown = clause.type {
+                        effects += "(" + sub(thrown) + ")"
+                    }
+                }
+            }
+            return "(" + parameters.joined(separator: ",") + ")" + effects + "->" + sub(function.returnClause.type)
+        }
+        if let attributed = type.as(AttributedTypeSyntax.self) {
+            // `@Sendable`, `@MainActor`, `inout`, … stay part of the spelling; `@escaping` says nothing
+            // about the type.
+            var prefix = ""
+            for specifier in attributed.specifiers {
+                prefix += specifier.trimmedDescription.withoutWhitespace
+            }
+            for attribute in attributed.attributes {
+                let text = attribute.trimmedDescription.withoutWhitespace
+                if text != "@escaping" {
+                    prefix += text
+                }
+            }
+            return prefix + sub(attributed.baseType)
+        }
+        // The rest: the text without whitespace, and every identifier in it counted (so a generic
+        // parameter inside is still seen); not compared.
+        opaque = true
         for token in type.tokens(viewMode: .sourceAccurate) {
             if case .identifier(let name) = token.tokenKind {
                 identifiers.insert(name)

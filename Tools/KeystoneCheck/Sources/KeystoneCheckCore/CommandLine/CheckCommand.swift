@@ -97,7 +97,8 @@ public enum CheckCommand {
 
         let files: [SourceFile]
         do {
-            files = try SourceFiles.collect(paths) + SourceFiles.collect(contextPaths, asContext: true)
+            files = SourceFiles.unique(
+                try SourceFiles.collect(paths) + SourceFiles.collect(contextPaths, asContext: true))
         } catch {
             return Outcome(standardOutput: "", standardError: "keystone-check: \(error)\n", status: 2)
         }
@@ -120,11 +121,34 @@ public enum CheckCommand {
                     toFile: stamp, atomically: true, encoding: .utf8)
             } catch {
                 return Outcome(
-                    standardOutput: output, standardError: "keystone-check: cannot write '\(stamp)': \(error)\n",
+                    standardOutput: output,
+                    standardError: report.summary + "\nkeystone-check: cannot write the stamp file '\(stamp)': "
+                        + stampProblem(stamp) + "\n",
                     status: 2)
             }
         }
         return Outcome(standardOutput: output, standardError: report.summary + "\n", status: failed ? 1 : 0)
+    }
+
+    /// Why a stamp file cannot be written, in a few words.
+    private static func stampProblem(_ stamp: String) -> String {
+        let manager = FileManager.default
+        let folder = (stamp as NSString).deletingLastPathComponent
+        let directory = folder.isEmpty ? "." : folder
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: stamp, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        if !manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            return "the directory '\(directory)' does not exist"
+        }
+        if !isDirectory.boolValue {
+            return "'\(directory)' is not a directory"
+        }
+        if !manager.isWritableFile(atPath: directory) {
+            return "the directory '\(directory)' is not writable"
+        }
+        return "the file cannot be written"
     }
 
     /// The diagnostics as a JSON array, one object a line.
