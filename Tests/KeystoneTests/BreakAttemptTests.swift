@@ -7,25 +7,6 @@ import Testing
 // withContainer nested, on a child's view, throwing and under contention; .multiton trees, cycles and
 // races; disposal order across a hierarchy and through forwarded keys.
 
-/// A lock-guarded log of events, in order.
-private final class Journal: @unchecked Sendable {
-    // @unchecked: `events` is used only under `lock`.
-    private let lock = NSLock()
-    private var events: [String] = []
-
-    func record(_ event: String) {
-        lock.lock()
-        events.append(event)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return events
-    }
-}
-
 private final class Resource {
     let name: String
     var configured = false
@@ -71,7 +52,7 @@ struct DropsFromInsideTests {
     )
     func resetInInitCompleted() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         var made = 0
         var resets = 0
         container.register(Resource.self) { _ in
@@ -101,7 +82,7 @@ struct DropsFromInsideTests {
     )
     func resetInAnotherFactory() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Resource.self) { _ in Resource("db") }
             .inObjectScope(.container)
             .onDispose { journal.record("dispose \($0.name)") }
@@ -131,7 +112,7 @@ struct DropsFromInsideTests {
     @Test("Handlers of one drop that reset, resolve and register again dispose every instance exactly once")
     func handlersThatReenter() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         var count = 0
         container.register(Resource.self) { _ in
             count += 1
@@ -167,7 +148,7 @@ struct DropsFromInsideTests {
     @Test("A handler that re-registers its own service while the drop is pending disposes nothing twice")
     func handlerReRegistersItsOwnService() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Resource.self) { _ in Resource("first") }
             .inObjectScope(.container)
             .onDispose { resource in
@@ -187,7 +168,7 @@ struct DropsFromInsideTests {
     @Test("Deinitializers of dropped instances may resolve, register and reset again")
     func deinitializersThatReenter() throws {
         let container = Container()
-        let resolvedInDeinit = Journal()
+        let resolvedInDeinit = EventLog()
         container.register(Resource.self) { _ in Resource("db") }.inObjectScope(.container)
         container.register(Noisy.self) { _ in
             Noisy {
@@ -214,7 +195,7 @@ struct DropsFromInsideTests {
     @Test("A factory that re-registers a key being resolved in the same call keeps both registrations usable")
     func reRegistrationOfAnotherKeyInsideAFactory() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Resource.self) { _ in Resource("old") }
             .inObjectScope(.container)
             .onDispose { journal.record("dispose \($0.name)") }
@@ -232,7 +213,7 @@ struct DropsFromInsideTests {
     @Test("implements on a new registration that takes over a key disposes the instance the key led to")
     func implementsReplacingAKeyDisposes() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(AnyObject.self) { _ in Resource("plain") }
             .inObjectScope(.container)
             .onDispose { journal.record("dispose \(($0 as! Resource).name)") }
@@ -255,7 +236,7 @@ struct InFlightDropTests {
     @Test("A factory that re-registers its own key: the instance it makes is disposed once it completes")
     func factoryReRegistersItsOwnKey() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         var replaced = false
         container.register(Resource.self) { _ in
             if !replaced {
@@ -278,7 +259,7 @@ struct InFlightDropTests {
     @Test("A factory that resets its own scope: the instance is not kept, and is disposed once it completes")
     func factoryResetsItsOwnScope() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         var count = 0
         container.register(Resource.self) { _ in
             count += 1
@@ -299,7 +280,7 @@ struct InFlightDropTests {
     @Test("A factory that removes every registration: the instance it makes is disposed once it completes")
     func factoryRemovesAll() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Resource.self) { _ in
             container.removeAll()
             return Resource("orphan")
@@ -319,7 +300,7 @@ struct InFlightDropMoreTests {
     @Test("A factory that disposes its container: the instance it makes is not kept afterwards")
     func factoryDisposesItsContainer() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         var count = 0
         container.register(Resource.self) { _ in
             count += 1
@@ -343,7 +324,7 @@ struct InFlightDropMoreTests {
     func asyncCreationInFlightWhenReset() async throws {
         let container = Container()
         let view = container.synchronize()
-        let journal = Journal()
+        let journal = EventLog()
         let started = PublishedCount()
         let release = PublishedCount()
         let made = Counter()
@@ -375,7 +356,7 @@ struct InFlightDropMoreTests {
     func disposeAsyncWaitsForCreationInFlight() async throws {
         let container = Container()
         let view = container.synchronize()
-        let journal = Journal()
+        let journal = EventLog()
         let started = PublishedCount()
         let release = PublishedCount()
         container.registerAsync(Tracked.self) { _ in
@@ -500,10 +481,10 @@ struct WithContainerBreakTests {
     func batchesUnderContention() {
         let container = Container()
         let view = container.synchronize()
-        let made = Journal()
+        let made = EventLog()
         let published = PublishedCount()
         let stop = PublishedCount()
-        let problems = Journal()
+        let problems = EventLog()
         let group = DispatchGroup()
         for _ in 0..<4 {
             group.enter()
@@ -557,7 +538,7 @@ struct WithContainerBreakTests {
         let container = Container()
         let view = container.synchronize()
         let made = Counter()
-        let disposed = Journal()
+        let disposed = EventLog()
         let stop = PublishedCount()
         let group = DispatchGroup()
         func register(_ c: Container, generation: Int) {
@@ -595,7 +576,7 @@ struct WithContainerBreakTests {
         let view = container.synchronize()
         let published = PublishedCount()
         let stop = PublishedCount()
-        let problems = Journal()
+        let problems = EventLog()
         let group = DispatchGroup()
         for _ in 0..<4 {
             group.enter()
@@ -631,7 +612,7 @@ struct WithContainerBreakTests {
         let container = Container()
         let view = container.synchronize()
         let made = Counter()
-        let disposed = Journal()
+        let disposed = EventLog()
         container.register(Tracked.self) { _ in
             made.increment()
             return Tracked(id: made.count)
@@ -750,7 +731,7 @@ struct MultitonBreakTests {
     @Test("A .multiton initCompleted action that resets .multiton disposes that instance once; others follow")
     func resetInMultitonAction() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         var made = 0
         container.register(Resource.self) { (_, name: String) in
             made += 1
@@ -779,7 +760,7 @@ struct MultitonBreakTests {
     @Test("A cycle met in a .multiton instance's initCompleted fails the call and keeps nothing it made")
     func cycleInAnInitCompletedAction() throws {
         let container = Container()
-        let made = Journal()
+        let made = EventLog()
         container.register(Node.self) { (r, depth: Int) in
             made.record("\(depth)")
             // 2 resolves itself: a cycle.
@@ -831,7 +812,7 @@ struct MultitonBreakTests {
             }
             .inObjectScope(.multiton)
             let view = container.synchronize()
-            let identities = Journal()
+            let identities = EventLog()
             let start = DispatchSemaphore(value: 0)
             let group = DispatchGroup()
             for thread in 0..<8 {
@@ -856,7 +837,7 @@ struct MultitonDisposalBreakTests {
     @Test("A .multiton tree is disposed root first: each node completes after the nodes it made")
     func treeDisposalOrder() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Node.self) { (r, depth: Int) in
             Node(depth: depth, child: depth == 0 ? nil : r.resolve(Node.self, argument: depth - 1))
         }
@@ -904,7 +885,7 @@ struct HierarchyDropTests {
     func childResetReachesParent() throws {
         let parent = Container()
         let child = Container(parent: parent)
-        let journal = Journal()
+        let journal = EventLog()
         parent.register(Resource.self) { _ in Resource("parent") }
             .inObjectScope(.container)
             .onDispose { journal.record("dispose \($0.name)") }
@@ -927,7 +908,7 @@ struct HierarchyDropTests {
         let parent = Container()
         let child = Container(parent: parent)
         let grandchild = Container(parent: child)
-        let journal = Journal()
+        let journal = EventLog()
         let entry = parent.register(Resource.self) { _ in Resource("shared") }
             .inObjectScope(.container)
             .onDispose { journal.record("dispose \($0.name)") }
@@ -953,7 +934,7 @@ struct HierarchyDropTests {
     func staleForwardAfterParentReRegisters() throws {
         let parent = Container()
         let child = Container(parent: parent)
-        let journal = Journal()
+        let journal = EventLog()
         let entry = parent.register(Resource.self) { _ in Resource("old") }
             .inObjectScope(.container)
             .onDispose { journal.record("dispose \($0.name)") }
@@ -980,7 +961,7 @@ struct SeveralInstancesDropTests {
     @Test("Re-registering a .multiton disposes every argument's instance, newest completion first")
     func reRegisteringAMultiton() throws {
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Resource.self) { (_, name: String) in Resource(name) }
             .inObjectScope(.multiton)
             .onDispose { journal.record($0.name) }
@@ -994,7 +975,7 @@ struct SeveralInstancesDropTests {
 
     @Test("removeAll runs every handler when one throws, and logs the one failure")
     func removeAllWithAThrowingHandler() throws {
-        let logged = Journal()
+        let logged = EventLog()
         let previous = Container.logHandler
         Container.logHandler = { error in
             if case .disposalFailed(let failures) = error {
@@ -1003,7 +984,7 @@ struct SeveralInstancesDropTests {
         }
         defer { Container.logHandler = previous }
         let container = Container()
-        let journal = Journal()
+        let journal = EventLog()
         container.register(Resource.self) { _ in Resource("first") }
             .inObjectScope(.container)
             .onDispose { _ in
@@ -1027,7 +1008,7 @@ struct SeveralInstancesDropTests {
     func childResetOfAForwardedType() throws {
         let parent = Container()
         let child = Container(parent: parent)
-        let journal = Journal()
+        let journal = EventLog()
         let entry = parent.register(Resource.self) { _ in Resource("shared") }
             .inObjectScope(.container)
             .onDispose { journal.record($0.name) }

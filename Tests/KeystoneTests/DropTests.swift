@@ -8,25 +8,6 @@ import Testing
 // its own instances: a key forwarded to a parent's registration does not make the parent's instance the
 // child's.
 
-/// A lock-guarded log of events, in order.
-private final class Events: @unchecked Sendable {
-    // @unchecked: `events` is used only under `lock`.
-    private let lock = NSLock()
-    private var events: [String] = []
-
-    func record(_ event: String) {
-        lock.lock()
-        events.append(event)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return events
-    }
-}
-
 private final class Connection {
     let name: String
     var closed = false
@@ -41,7 +22,7 @@ private final class Repository {
 private struct CloseFailed: Error {}
 
 /// A `.container` Connection and a Repository made from it, each logging its disposal.
-private func registerConnectionAndRepository(in container: Container, events: Events) {
+private func registerConnectionAndRepository(in container: Container, events: EventLog) {
     container.register(Connection.self) { _ in Connection(name: "db") }
         .inObjectScope(.container)
         .onDispose { connection in
@@ -58,7 +39,7 @@ struct DropTests {
     @Test("resetObjectScope runs the handlers of the instances it drops, dependents first")
     func resetDisposes() throws {
         let container = Container()
-        let events = Events()
+        let events = EventLog()
         registerConnectionAndRepository(in: container, events: events)
         let repository = try container.resolveThrows(Repository.self)
         container.resetObjectScope(.container)
@@ -74,7 +55,7 @@ struct DropTests {
     @Test("Re-registering a service disposes the instance its old registration held")
     func reRegistrationDisposes() throws {
         let container = Container()
-        let events = Events()
+        let events = EventLog()
         registerConnectionAndRepository(in: container, events: events)
         let old = try container.resolveThrows(Connection.self)
         container.register(Connection.self) { _ in Connection(name: "replica") }.inObjectScope(.container)
@@ -86,7 +67,7 @@ struct DropTests {
     @Test("removeAll disposes every instance it drops, newest completion first")
     func removeAllDisposes() throws {
         let container = Container()
-        let events = Events()
+        let events = EventLog()
         registerConnectionAndRepository(in: container, events: events)
         _ = try container.resolveThrows(Repository.self)
         container.removeAll()
@@ -138,7 +119,7 @@ struct OwnInstancesTests {
     @Test("A child's dispose leaves alone the parent's singleton it forwards a type to; the parent's disposes it once")
     func childDisposeLeavesTheParentsForwardedSingleton() throws {
         let parent = Container()
-        let events = Events()
+        let events = EventLog()
         let connection = parent.register(Connection.self) { _ in Connection(name: "db") }
             .inObjectScope(.container)
             .onDispose { connection in events.record("close \(connection.name)") }
@@ -158,7 +139,7 @@ struct OwnInstancesTests {
     @Test("A child's removeAll and re-registration leave the parent's forwarded singleton alone")
     func childRemovalLeavesTheParentsForwardedSingleton() throws {
         let parent = Container()
-        let events = Events()
+        let events = EventLog()
         let connection = parent.register(Connection.self) { _ in Connection(name: "db") }
             .inObjectScope(.container)
             .onDispose { connection in events.record("close \(connection.name)") }

@@ -6,25 +6,6 @@ import Testing
 // Lifetimes: disposal in reverse completion order, per-argument instances (.multiton), and collections
 // of services (resolveAll).
 
-/// A lock-guarded log of events, in order.
-private final class EventLog: @unchecked Sendable {
-    // @unchecked: `events` is used only under `lock`.
-    private let lock = NSLock()
-    private var events: [String] = []
-
-    func record(_ event: String) {
-        lock.lock()
-        events.append(event)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return events
-    }
-}
-
 /// A service of the disposal tests: its number and the services it was made from.
 private final class Node {
     let number: Int

@@ -47,20 +47,6 @@ private final class Egg {
 private final class Outer {}
 private final class Quiet {}
 
-/// A behavior that runs `body` while a registration is being made, before the calls chained to it.
-private final class DuringRegistration: Behavior {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-    func container<Type, Service>(
-        _ container: Container,
-        didRegisterType type: Type.Type,
-        toService entry: ServiceEntry<Service>,
-        withName name: String?
-    ) {
-        body()
-    }
-}
-
 /// Registers `Link` under the names "0" to "length - 1", each resolving the next.
 private func registerChain(of length: Int, in container: Container) {
     for index in 0..<length {
@@ -87,7 +73,7 @@ struct SoundnessTests {
         let resolver = container.synchronize()
         let resolved = DispatchSemaphore(value: 0)
         container.addBehavior(
-            DuringRegistration {
+            RegistrationHook {
                 // Another thread resolves while the batch is being registered: it waits for the batch.
                 Thread {
                     seen.mutate { $0 = resolver.resolve(Part.self) }
@@ -117,7 +103,7 @@ struct SoundnessTests {
         let container = Container()
         let resolver = container.synchronize()
         container.addBehavior(
-            DuringRegistration {
+            RegistrationHook {
                 // `register` has put the entry in the table: a thread that resolves now finds it.
                 let done = DispatchSemaphore(value: 0)
                 Thread {

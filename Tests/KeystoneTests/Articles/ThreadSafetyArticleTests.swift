@@ -114,7 +114,7 @@ struct ThreadSafetyArticleTests {
         // While `register` runs inside the block, another thread resolves: it waits for the block to end.
         let view = container.synchronize()
         container.addBehavior(
-            OnRegistration {
+            RegistrationHook {
                 Thread {
                     seen.mutate { $0 = view.resolve(Clock.self) }
                     resolved.signal()
@@ -166,16 +166,3 @@ extension ThreadSafetyArticleTests {
     }
 }
 
-/// Runs a body whenever a registration is made.
-private final class OnRegistration: Behavior {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-    func container<Type, Service>(
-        _ container: Container,
-        didRegisterType type: Type.Type,
-        toService entry: ServiceEntry<Service>,
-        withName name: String?
-    ) {
-        body()
-    }
-}

@@ -89,3 +89,36 @@ final class Tracked: Sendable {
     let id: Int
     init(id: Int = 0) { self.id = id }
 }
+
+/// A lock-guarded log of events, in order, written from any thread.
+final class EventLog: @unchecked Sendable {
+    // @unchecked: `events` is used only under `lock`.
+    private let lock = NSLock()
+    private var events: [String] = []
+
+    func record(_ event: String) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return events
+    }
+}
+
+/// A behavior that runs `body` whenever a registration is made: a way to act while `register` runs.
+final class RegistrationHook: Behavior {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+    func container<Type, Service>(
+        _ container: Container,
+        didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>,
+        withName name: String?
+    ) {
+        body()
+    }
+}
