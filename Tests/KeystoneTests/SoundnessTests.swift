@@ -72,6 +72,7 @@ struct SoundnessTests {
         let container = Container()
         let resolver = container.synchronize()
         let resolved = DispatchSemaphore(value: 0)
+        let finishedInsideTheBatch = Counter()
         container.addBehavior(
             RegistrationHook {
                 // Another thread resolves while the batch is being registered: it waits for the batch.
@@ -79,6 +80,12 @@ struct SoundnessTests {
                     seen.mutate { $0 = resolver.resolve(Part.self) }
                     resolved.signal()
                 }.start()
+                // Give it time to get in before the chained scope: it must not, since the batch holds the
+                // lock (without it, the thread resolves the registration with its default scope now).
+                if resolved.wait(timeout: .now() + 1) == .success {
+                    finishedInsideTheBatch.increment()
+                    resolved.signal()
+                }
             }
         )
         resolver.withContainer { c in
@@ -90,6 +97,7 @@ struct SoundnessTests {
             .initCompleted { _, _ in completed.increment() }
         }
         #expect(resolved.wait(timeout: .now() + 60) == .success)
+        #expect(finishedInsideTheBatch.count == 0, "the other thread waited for the batch")
         let mine = try resolver.resolveThrows(Part.self)
         #expect(seen.value === mine, "the other thread got the one .container instance")
         #expect(made.count == 1, "the .container factory runs once")
