@@ -47,38 +47,6 @@ private final class Noisy: Sendable {
     deinit { onDeinit() }
 }
 
-/// A gate tasks wait on until it is opened.
-private final class Latch: @unchecked Sendable {
-    // @unchecked: every field is used under `lock`.
-    private let lock = NSLock()
-    private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if isOpen {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiting.append(continuation)
-                lock.unlock()
-            }
-        }
-    }
-
-    func open() {
-        lock.lock()
-        isOpen = true
-        let resumed = waiting
-        waiting = []
-        lock.unlock()
-        for continuation in resumed {
-            continuation.resume()
-        }
-    }
-}
-
 /// A value set once from another task and read later.
 private final class SetOnce<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is used under `lock`.
@@ -136,7 +104,7 @@ struct AsyncDefectTests {
     @Test func aTaskStartedInAFactoryDoesNotInheritTheResolutionInFlight() async throws {
         let container = Container()
         let view = container.synchronize()
-        let later = Latch()
+        let later = Gate()
         let spawned = SetOnce<Task<Result<PiecePair, DIError>, Never>>()
         let made = Counter()
         container.register(Piece.self) { _ in
@@ -222,10 +190,10 @@ struct AsyncDefectTests {
     /// Starts a `.container` creation that waits on `release`, and returns once its factory runs.
     private func startCreation(
         in container: Container,
-        release: Latch,
+        release: Gate,
         disposed: Counter
     ) async -> Task<Session, any Error> {
-        let entered = Latch()
+        let entered = Gate()
         let runs = Counter()
         container.registerAsync(Session.self) { _ in
             runs.increment()
@@ -246,7 +214,7 @@ struct AsyncDefectTests {
 
     @Test func aCreationInFlightDuringResetObjectScopeIsNotKeptAndIsDisposed() async throws {
         let container = Container()
-        let release = Latch()
+        let release = Gate()
         let disposed = Counter()
         let pending = await startCreation(in: container, release: release, disposed: disposed)
         container.resetObjectScope(.container)
@@ -262,7 +230,7 @@ struct AsyncDefectTests {
 
     @Test func aCreationInFlightDuringDisposeIsNotKeptAndIsDisposed() async throws {
         let container = Container()
-        let release = Latch()
+        let release = Gate()
         let disposed = Counter()
         let pending = await startCreation(in: container, release: release, disposed: disposed)
         try container.dispose()
@@ -274,7 +242,7 @@ struct AsyncDefectTests {
 
     @Test func aCreationInFlightDuringReRegistrationIsNotKept() async throws {
         let container = Container()
-        let release = Latch()
+        let release = Gate()
         let disposed = Counter()
         let pending = await startCreation(in: container, release: release, disposed: disposed)
         container.registerAsync(Session.self) { _ in Session(serial: 100) }.inObjectScope(.container)
@@ -286,8 +254,8 @@ struct AsyncDefectTests {
 
     @Test func disposeAsyncWaitsForACreationInFlightAndDisposesOfItsInstance() async throws {
         let container = Container()
-        let entered = Latch()
-        let release = Latch()
+        let entered = Gate()
+        let release = Gate()
         let disposed = Counter()
         let disposedAsync = Counter()
         container.registerAsync(Session.self) { _ in
@@ -326,7 +294,7 @@ struct AsyncDefectTests {
     @Test func concurrentFirstResolvesOfAnAsyncMultitonWithEqualArgumentsCreateOnce() async throws {
         let container = Container()
         let runs = Counter()
-        let release = Latch()
+        let release = Gate()
         container.registerAsync(Session.self) { (_, serial: Int) in
             runs.increment()
             await release.wait()
@@ -447,8 +415,8 @@ private struct AnyResolverBox: @unchecked Sendable {
 struct AsyncDefectAttackTests {
     @Test func cancellingTheFirstCallerOfAPlainContainerReachesTheCreationItRunsAndKeepsNothing() async throws {
         let container = Container()
-        let entered = Latch()
-        let release = Latch()
+        let entered = Gate()
+        let release = Gate()
         let runs = Counter()
         container.registerAsync(Session.self) { _ in
             runs.increment()
@@ -478,8 +446,8 @@ struct AsyncDefectAttackTests {
 
     @Test func aMultitonCreationInFlightDuringResetObjectScopeIsNotKept() async throws {
         let container = Container()
-        let entered = Latch()
-        let release = Latch()
+        let entered = Gate()
+        let release = Gate()
         let runs = Counter()
         let disposed = Counter()
         container.registerAsync(Session.self) { (_, serial: Int) in

@@ -122,3 +122,35 @@ final class RegistrationHook: Behavior {
         body()
     }
 }
+
+/// A gate a factory waits on until the test opens it.
+final class Gate: @unchecked Sendable {
+    // @unchecked: every field is used under `lock`.
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if isOpen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiting.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func open() {
+        lock.lock()
+        isOpen = true
+        let resumed = waiting
+        waiting = []
+        lock.unlock()
+        for continuation in resumed {
+            continuation.resume()
+        }
+    }
+}
