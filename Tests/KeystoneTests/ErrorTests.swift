@@ -6,6 +6,8 @@ private struct Offline: Error, CustomStringConvertible {
 }
 
 private protocol Service {}
+/// Resolved only by the log handler test, whose handler sees every test's failures.
+private protocol LoggedService {}
 private final class Client: Service {}
 private final class Feed {
     let service: Service
@@ -134,19 +136,20 @@ struct ErrorTests {
 
     @Test("The log handler receives the failures that resolve turns into nil", .swapsLogHandler)
     func logHandler() {
-        // The handler is process-wide: count only this test's own failures, and chain to the previous one.
+        // The handler is process-wide: count only this test's own failures (of a type no other test
+        // resolves), and chain to the previous one.
         let seen = Counter()
         let previous = Container.logHandler
         Container.logHandler = { error in
-            if case .factoryFailed(let key, _, _) = error, key.serviceType == Service.self {
+            if case .factoryFailed(let key, _, _) = error, key.serviceType == LoggedService.self {
                 seen.increment()
             }
             previous?(error)
         }
         defer { Container.logHandler = previous }
         let container = Container()
-        container.register(Service.self) { _ in throw Offline() }
-        #expect(container.resolve(Service.self) == nil)
+        container.register(LoggedService.self) { _ in throw Offline() }
+        #expect(container.resolve(LoggedService.self) == nil)
         #expect(seen.count == 1)
     }
 }

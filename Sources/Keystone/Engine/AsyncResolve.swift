@@ -252,15 +252,15 @@ extension Container {
             if entry.kind == .container, let instance = entry.instance {
                 return .done(Handoff(instance))
             }
-            try context.failing { () throws(DIError) in try context.checkCycle(entry, as: key, arguments: arguments) }
+            try checkCycleAndDepth(of: entry, as: key, arguments: arguments, in: context)
             switch entry.kind {
             case .container:
                 return try flight(for: entry, as: key, shared: FlightKey(entry: entry, arguments: nil), in: context)
             case .multiton:
                 // One instance per argument values: one creation in flight per argument values too.
                 let identity = try MultitonKey.of(arguments, key: key)
-                if let kept = entry.cache?.byArguments[identity] {
-                    return .done(Handoff(kept.instance))
+                if let kept = entry.instance(forArguments: identity) {
+                    return .done(Handoff(kept))
                 }
                 return try flight(
                     for: entry,
@@ -269,12 +269,7 @@ extension Container {
                     in: context
                 )
             case .transient, .graph, .weak, .custom:
-                if let existing = try entry.existingInstance(
-                    in: context,
-                    container: self,
-                    key: key,
-                    arguments: arguments
-                ) {
+                if let existing = try withEngine(in: context, { state in state.existingInstance(of: entry) }) {
                     return .done(Handoff(existing))
                 }
                 return .create(Handoff(entry))
@@ -282,17 +277,36 @@ extension Container {
         }
     }
 
-    /// Resolves `key` with the synchronous engine, inside the graph of `context`, handing the factories a
-    /// resolver that joins `context`. The caller holds the lock. A cycle or runaway depth the synchronous
-    /// engine finds fails the asynchronous call too, even if a factory tolerates it.
+    /// Resolves `key` with the synchronous engine, inside the resolution `context` (``withEngine(in:path:_:)``),
+    /// handing the factories a resolver that joins `context`. The caller holds the lock.
     func resolveInGraph<Service, Arguments>(
         _ key: ServiceKey,
         arguments: Arguments,
         in context: AsyncResolution
     ) throws(DIError) -> Service {
+        try withEngine(in: context) { (_) throws(DIError) -> Service in
+            try resolve(key, arguments: arguments, resolver: AsyncGraphResolver(container: self, context: context))
+        }
+    }
+
+    /// Runs `body` on the synchronous engine, inside the asynchronous resolution `context`, as one call: in
+    /// its graph, and with `path` (by default the keys `context` is creating) ahead of the engine's
+    /// frames, in the paths of errors and in the depth limit. A cycle or runaway depth the engine finds
+    /// fails `context`'s calls too, even if a factory tolerates it. The caller holds the lock.
+    ///
+    /// This is how the asynchronous path uses the engine's rules (reading and keeping instances, cycles
+    /// and depth, `initCompleted`, completions, drops) rather than copies of them.
+    func withEngine<T>(
+        in context: AsyncResolution,
+        path: [ServiceKey]? = nil,
+        _ body: (ResolutionState) throws(DIError) -> T
+    ) throws(DIError) -> T {
+        let state = hierarchy.state
         do {
-            return try hierarchy.state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) in
-                try resolve(key, arguments: arguments, resolver: AsyncGraphResolver(container: self, context: context))
+            return try state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) -> T in
+                try state.afterPath(path ?? context.keys) { () throws(DIError) -> T in
+                    try state.withCall { () throws(DIError) -> T in try body(state) }
+                }
             }
         } catch {
             switch error {
@@ -301,7 +315,26 @@ extension Container {
             default:
                 break
             }
-            throw error.nested(in: context.keys)
+            throw error
+        }
+    }
+
+    /// Throws, and fails `context`, if creating `entry` with `arguments` closes a cycle on the path of
+    /// `context` (the engine's rule, ``CreationInFlight``) or nests deeper than the engine allows
+    /// (`ResolutionState.checkDepth`). The caller holds the lock.
+    func checkCycleAndDepth<Service, Arguments>(
+        of entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) throws(DIError) {
+        if let start = context.path.lastCreation(of: ObjectIdentifier(entry), with: arguments) {
+            let cycle = DIError.circularDependency(path: context.path[start...].map(\.key) + [key])
+            context.recordFailure(cycle)
+            throw cycle
+        }
+        try withEngine(in: context) { (state) throws(DIError) in
+            try state.checkDepth(context.path.count, key: key)
         }
     }
 
@@ -557,125 +590,19 @@ extension ServiceEntry {
         } catch {
             throw .factoryFailed(key: key, path: outer, underlying: error)
         }
-        let handlers = try container.hierarchy.withLock { () throws(DIError) -> [DisposalHandler<Service>]? in
-            let dropped = generation.map { $0 != cache?.generation ?? 0 } ?? false
-            let keep = !dropped && !context.hasFailed
-            // Stored before the `initCompleted` actions run, as a synchronous instance is, so that they
-            // may resolve it; numbered in the order of completions once they all succeeded.
-            if keep {
-                try store(made, in: context, container: container, key: key, arguments: arguments)
+        // The creation ends as a synchronous one does, in the engine.
+        return try container.hierarchy.withLock { () throws(DIError) -> Service in
+            try container.withEngine(in: context, path: outer) { (state) throws(DIError) -> Service in
+                try state.adopt(
+                    made,
+                    of: self,
+                    as: key,
+                    arguments: arguments,
+                    resolver: resolver,
+                    dropped: generation.map { $0 != cache?.generation ?? 0 } ?? false,
+                    tainted: context.hasFailed
+                )
             }
-            var failure: DIError?
-            for action in initCompletedActions ?? [] where failure == nil {
-                do {
-                    try action(resolver, made)
-                } catch let error as DIError {
-                    failure = error
-                } catch {
-                    failure = .factoryFailed(key: key, path: outer, underlying: error)
-                }
-            }
-            if let failure {
-                if keep {
-                    discard(in: context, container: container, key: key, arguments: arguments)
-                }
-                throw failure
-            }
-            if keep {
-                noteCompletion(key: key, arguments: arguments, completion: container.hierarchy.state.nextCompletion())
-            }
-            return dropped ? disposalHandlers ?? [] : nil
-        }
-        if let handlers {
-            Self.disposeDropped(made, key: key, handlers: handlers)
-        }
-        return made
-    }
-
-    /// Runs the synchronous disposal handlers of an instance whose scope was dropped while it was being
-    /// created, outside the lock; errors are logged, as for the other instances a container drops.
-    private static func disposeDropped(_ instance: Service, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
-        for case .sync(let handler) in handlers {
-            do {
-                try handler(instance)
-            } catch {
-                Log.failure(.factoryFailed(key: key, path: [], underlying: error))
-            }
-        }
-    }
-
-    /// Records when the instance stored for `arguments` completed, for `dispose()`. The caller holds the
-    /// lock.
-    private func noteCompletion<Arguments>(key: ServiceKey, arguments: Arguments, completion: UInt64) {
-        switch kind {
-        case .container:
-            cache?.completion = completion
-        case .multiton:
-            if let identity = try? MultitonKey.of(arguments, key: key), let kept = cache?.byArguments[identity] {
-                cache?.byArguments[identity] = (kept.instance, completion)
-            }
-        case .transient, .graph, .weak, .custom:
-            break
-        }
-    }
-
-    /// Forgets an instance whose `initCompleted` action threw. The caller holds the lock.
-    private func discard<Arguments>(
-        in context: AsyncResolution,
-        container: Container,
-        key: ServiceKey,
-        arguments: Arguments
-    ) {
-        if kind == .multiton {
-            if let identity = try? MultitonKey.of(arguments, key: key) {
-                cache?.byArguments[identity] = nil
-            }
-            return
-        }
-        _ = try? container.inGraph(of: context) { state in state.discardIncomplete(self) }
-    }
-
-    /// The instance this entry's scope holds for the asynchronous resolution `context`: the synchronous
-    /// engine's own reading, inside `context`'s graph. The caller holds the lock.
-    func existingInstance<Arguments>(
-        in context: AsyncResolution,
-        container: Container,
-        key: ServiceKey,
-        arguments: Arguments
-    ) throws(DIError) -> Service? {
-        if kind == .multiton {
-            return cache?.byArguments[try MultitonKey.of(arguments, key: key)]?.instance
-        }
-        return try container.inGraph(of: context) { state in state.existingInstance(of: self) }
-    }
-
-    /// Keeps a new instance in this entry's scope, as the synchronous engine does, inside `context`'s
-    /// graph. The caller holds the lock.
-    func store<Arguments>(
-        _ made: Service,
-        in context: AsyncResolution,
-        container: Container,
-        key: ServiceKey,
-        arguments: Arguments
-    ) throws(DIError) {
-        if kind == .multiton {
-            if cache == nil {
-                cache = InstanceCache()
-            }
-            cache?.byArguments[try MultitonKey.of(arguments, key: key)] = (made, 0)
-            return
-        }
-        try container.inGraph(of: context) { state in state.store(made, in: self, tainted: false) }
-    }
-}
-
-extension Container {
-    /// Runs `body` with the synchronous engine's state inside the graph of `context`, as one call: the
-    /// engine's own reading and keeping of instances then serve the async path. The caller holds the lock.
-    func inGraph<T>(of context: AsyncResolution, _ body: (ResolutionState) -> T) throws(DIError) -> T {
-        let state = hierarchy.state
-        return try state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) -> T in
-            try state.withCall { () throws(DIError) -> T in body(state) }
         }
     }
 }
@@ -792,16 +719,6 @@ final class AsyncResolution: Sendable {
         }
     }
 
-    /// Runs `body`, recording what it throws with ``recordFailure(_:)``.
-    func failing(_ body: () throws(DIError) -> Void) throws(DIError) {
-        do {
-            try body()
-        } catch {
-            recordFailure(error)
-            throw error
-        }
-    }
-
     /// The resolution one level deeper, creating `entry`, in this task; `creating` is the creation in
     /// flight that starts with it, with `call`, if it does.
     func entering<Service, Arguments>(
@@ -827,39 +744,21 @@ final class AsyncResolution: Sendable {
         )
     }
 
-    /// Throws if creating `entry` with `arguments` is already on the path (a cycle), or if the path is as
-    /// deep as the engine allows.
-    func checkCycle<Service, Arguments>(
-        _ entry: ServiceEntry<Service>,
-        as key: ServiceKey,
-        arguments: Arguments
-    ) throws(DIError) {
-        if let start = cycleStart(entry: ObjectIdentifier(entry), factory: nil, arguments: arguments) {
-            throw .circularDependency(path: path[start...].map(\.key) + [key])
-        }
-        if path.count >= ResolutionState.maximumDepth {
-            throw .depthLimitExceeded(path: keys + [key], limit: path.count)
-        }
-    }
-
-    /// Where on the path the entry (or the factory) is being created with equal arguments, if it is.
-    /// Compared by the synchronous engine's rule (``ArgumentComparison``); arguments of another type are
-    /// another registration's (an identity reused after re-registration), never a cycle.
-    func cycleStart<Arguments>(entry: ObjectIdentifier?, factory: ObjectIdentifier?, arguments: Arguments) -> Int? {
-        path.firstIndex { step in
-            guard entry.map({ $0 == step.entry }) ?? (factory != nil && factory == step.factory),
-                let earlier = step.arguments.value as? Arguments
-            else { return false }
-            return ArgumentComparison.equal(earlier, arguments)
-        }
-    }
-
     /// The keys of a cycle that the synchronous stand-in of the async factory `factory` closes when a
     /// synchronous factory resolved inside this resolution asks for it with `arguments`: from where it is
     /// on the path. `nil` if it is not on the path.
     func cycleKeys<Arguments>(closedBy factory: ObjectIdentifier, arguments: Arguments) -> [ServiceKey]? {
-        guard isLive, let start = cycleStart(entry: nil, factory: factory, arguments: arguments) else { return nil }
+        guard isLive, let start = path.lastCreation(of: factory, with: arguments) else { return nil }
         return path[start...].map(\.key)
+    }
+}
+
+extension AsyncResolution.Step: CreationInFlight {
+    /// Arguments of another type are another registration's (an identity reused after re-registration).
+    func isCreation<Arguments>(of registration: ObjectIdentifier, with arguments: Arguments) -> Bool {
+        guard registration == entry || registration == factory, let earlier = self.arguments.value as? Arguments
+        else { return false }
+        return ArgumentComparison.equal(earlier, arguments)
     }
 }
 
@@ -1119,24 +1018,6 @@ extension DIError {
             failed == key && path.isEmpty
         default:
             false
-        }
-    }
-
-    /// This error as reported from inside an asynchronous resolution whose path is `outer`: the keys in
-    /// flight come before the path the synchronous engine recorded.
-    func nested(in outer: [ServiceKey]) -> DIError {
-        guard !outer.isEmpty else { return self }
-        switch self {
-        case .notRegistered(let key, let path, let candidates):
-            return .notRegistered(key: key, path: outer + path, candidates: candidates)
-        case .factoryFailed(let key, let path, let underlying):
-            return .factoryFailed(key: key, path: outer + path, underlying: underlying)
-        case .asyncResolutionRequired(let key, let path):
-            return .asyncResolutionRequired(key: key, path: outer + path)
-        case .mainActorRequired(let key, let path):
-            return .mainActorRequired(key: key, path: outer + path)
-        default:
-            return self
         }
     }
 }

@@ -78,6 +78,11 @@ final class ResolutionState {
     @usableFromInline var multitonKeys: [AnyHashable] = []
     /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``.
     @usableFromInline var completions: UInt64 = 0
+    /// The keys of the asynchronous resolution this synchronous call serves, outermost first; empty outside
+    /// one. They begin the path of every error the call reports, and count toward the depth limit.
+    var outer: [ServiceKey] = []
+    /// `outer.count`, which ``push(_:as:arguments:isUnique:)`` adds to the depth of the frames.
+    @usableFromInline var outerDepth = 0
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only
     /// where a resolve fails or is observed, never on the inlined path.
     var inspection: Inspection?
@@ -145,6 +150,20 @@ final class ResolutionState {
         return try body()
     }
 
+    /// Runs `body` with `keys`, the path of the asynchronous resolution it serves, ahead of the frames
+    /// (``outer``), unless a call is already in flight, whose path already has them.
+    func afterPath<T, Failure: Error>(_ keys: [ServiceKey], _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        guard calls == 0 else { return try body() }
+        let saved = outer
+        outer = keys
+        outerDepth = keys.count
+        defer {
+            outer = saved
+            outerDepth = saved.count
+        }
+        return try body()
+    }
+
     /// Runs `body` as one call inside `graph` (see ``inGraph(_:_:)``), for `Lazy` and `Provider`.
     func withGraph<T>(_ graph: GraphIdentifier?, _ body: () throws(DIError) -> T) throws(DIError) -> T {
         try inGraph(graph) { () throws(DIError) -> T in
@@ -185,51 +204,7 @@ final class ResolutionState {
         }
     }
 
-    // MARK: - Frames, cycles and depth
-
-    /// Throws when a resolution at `depth` may not nest further: past ``maximumDepth``, or with too
-    /// little stack left.
-    func checkDepth(_ depth: Int, key: ServiceKey) throws(DIError) {
-        let tooDeep = depth >= Self.maximumDepth
-        if tooDeep || depth % StackSpace.checkInterval == 0 && StackSpace.isLow() {
-            throw recordFailure(.depthLimitExceeded(path: path + [key], limit: depth))
-        }
-    }
-
-    /// Called before creating an instance of `entry` while a frame of it is already on the stack:
-    /// throws the cycle if creating it cannot end.
-    ///
-    /// The rule: resolving an entry again while its factory runs is a cycle when it asks for the same
-    /// arguments, compared with `==` where they are `Equatable` (element by element for several),
-    /// by identity otherwise (see ``ArgumentComparison``). Other arguments are recursion through the
-    /// registration (a tree built from runtime arguments), bounded by ``maximumDepth``. Even with the
-    /// same arguments it ends if some entry created in between is found instead of created anew on the
-    /// way back: one whose instance is stored (its `initCompleted` is what led here) and reused in the
-    /// graph. A `.unique` instance already made is not in flight: its `initCompleted` may ask for the
-    /// shared instance of the same registration.
-    @usableFromInline
-    func checkReentry<Arguments>(
-        of entry: any AnyServiceEntry,
-        as key: ServiceKey,
-        arguments: UnsafePointer<Arguments>
-    ) throws(DIError) {
-        var index = frames.count
-        while index > 0 {
-            index -= 1
-            let frame = frames[index]
-            guard frame.entry === entry, !(frame.isUnique && frame.produced) else { continue }
-            let earlier = frame.arguments.assumingMemoryBound(to: Arguments.self)
-            guard ArgumentComparison.equal(earlier.pointee, arguments.pointee) else { continue }
-            let broken = frames[(index + 1)...].contains {
-                $0.produced && !$0.isUnique && $0.entry.reusesInstanceInGraph
-            }
-            guard broken else {
-                throw recordFailure(.circularDependency(path: frames[index...].map(\.key) + [key]))
-            }
-            frames[index].reentered = true
-            return
-        }
-    }
+    // MARK: - Failures
 
     /// Pops the frame on top after its factory or action threw `error`, and returns what to report: a
     /// `DIError` from a nested resolve as it is, anything else as `factoryFailed` with the path that led
@@ -242,7 +217,7 @@ final class ResolutionState {
         } else if let required = error as? IsolationRequired {
             failure = isolationFailure(required, key: key)
         } else {
-            failure = .factoryFailed(key: key, path: frames.dropLast().map(\.key), underlying: error)
+            failure = .factoryFailed(key: key, path: Array(path.dropLast()), underlying: error)
             inspection?.note(failure)
         }
         pop()
@@ -253,11 +228,12 @@ final class ResolutionState {
     /// with the path that led to `key`: a cycle if the asynchronous resolution it runs in is creating
     /// that registration. While inspecting, it is a problem unless `warmUp()` satisfies it.
     private func isolationFailure(_ required: IsolationRequired, key: ServiceKey) -> DIError {
-        let path = Array(frames.dropLast().map(\.key))
         if let cycle = required.cycle {
-            // An async factory being created by the asynchronous resolution this call runs in.
-            return recordFailure(.circularDependency(path: cycle + path + [key]))
+            // An async factory being created by the asynchronous resolution this call runs in: the cycle
+            // goes from where it is on that resolution's path, through the frames, back to it.
+            return recordFailure(.circularDependency(path: cycle + frames.dropLast().map(\.key) + [key]))
         }
+        let path = Array(path.dropLast())
         let failure: DIError =
             switch required.isolation {
             case .async: .asyncResolutionRequired(key: key, path: path)
@@ -274,7 +250,7 @@ final class ResolutionState {
     }
 
     /// Records a cycle or a runaway depth: it fails the top-level call, and nothing in flight is kept.
-    private func recordFailure(_ error: DIError) -> DIError {
+    func recordFailure(_ error: DIError) -> DIError {
         inspection?.note(error)
         if failure == nil {
             failure = error
@@ -291,9 +267,10 @@ final class ResolutionState {
         inspection?.noteEdge(from: frames.last?.key, to: key, scope: scope)
     }
 
-    /// The keys in flight, outermost first: the path that led to a resolve made now.
+    /// The keys in flight, outermost first: the path that led to a resolve made now, from the
+    /// asynchronous resolution this call serves, if any.
     var path: [ServiceKey] {
-        frames.map(\.key)
+        outer + frames.map(\.key)
     }
 
     // MARK: - Unsynchronized use (debug builds)

@@ -111,6 +111,22 @@ extension ResolutionState {
             entry.activeFrames &-= 1
             throw abandon(error, key: key)
         }
+        return try complete(made, of: entry, as: key, resolver: resolver, keep: keep, frame: index)
+    }
+
+    /// Completes a new instance of `entry` whose factory returned `made` in the frame at `index`: stores
+    /// it in its scope (if `keep`), runs its `initCompleted` actions, pops the frame, numbers a
+    /// `.container` instance's completion and disposes of an instance whose scope was dropped meanwhile.
+    /// Every creation ends here, the synchronous ones and those of async factories (``adopt(_:of:as:arguments:resolver:dropped:tainted:)``).
+    @inlinable
+    func complete<Service>(
+        _ made: Service,
+        of entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        resolver: any Resolver,
+        keep: Bool,
+        frame index: Int
+    ) throws(DIError) -> Service {
         if keep {
             if frames[index].reentered, let existing = existingInstance(of: entry) {
                 // The factory resolved this entry again, and that inner resolve stored its instance first.
@@ -139,6 +155,31 @@ extension ResolutionState {
         return made
     }
 
+    /// Completes an instance of `entry` that an async factory made, outside any frame: pushes its frame
+    /// and ends the creation as a synchronous one ends (``complete(_:of:as:resolver:keep:frame:)``),
+    /// keeping the instance by its arguments for `.multiton`. `dropped`: the scope was dropped while the
+    /// factory ran; `tainted`: a cycle was found in the resolution it ran in. Either way it is not kept.
+    func adopt<Service, Arguments>(
+        _ made: Service,
+        of entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        resolver: any Resolver,
+        dropped: Bool,
+        tainted: Bool
+    ) throws(DIError) -> Service {
+        let identity = entry.kind == .multiton ? try MultitonKey.of(arguments, key: key) : nil
+        return try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Service in
+            try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
+                let index = try push(entry, as: key, arguments: UnsafeRawPointer(arguments), isUnique: false)
+                frames[index].dropped = dropped
+                frames[index].tainted = tainted
+                entry.activeFrames &+= 1
+                return try complete(made, of: entry, as: key, resolver: resolver, keep: true, frame: index)
+            }
+        }
+    }
+
     /// Ends an instance whose scope was dropped while its factory ran: it was not kept, so nothing else
     /// will run its synchronous disposal handlers. What they throw goes to the log handler.
     @usableFromInline
@@ -162,12 +203,27 @@ extension ResolutionState {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let identity = try MultitonKey.of(arguments, key: key)
-        if let kept = entry.cache?.byArguments[identity] {
-            return kept.instance
+        if let kept = entry.instance(forArguments: identity) {
+            return kept
         }
+        return try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
+            try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
+        }
+    }
+
+    /// Runs `creation`, which makes an instance of `entry`, so that a `.multiton` entry keeps it under
+    /// `identity`, its arguments (``multitonKeys``, which `store` reads), and numbers its completion.
+    /// With `nil` (any other scope), just runs it.
+    @inlinable
+    func keeping<Service>(
+        _ entry: ServiceEntry<Service>,
+        byArguments identity: AnyHashable?,
+        _ creation: () throws(DIError) -> Service
+    ) throws(DIError) -> Service {
+        guard let identity else { return try creation() }
         multitonKeys.append(identity)
         defer { multitonKeys.removeLast() }
-        let made = try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
+        let made = try creation()
         entry.cache?.byArguments[identity]?.completion = nextCompletion()
         return made
     }
@@ -401,7 +457,7 @@ extension ResolutionState {
         arguments: UnsafeRawPointer,
         isUnique: Bool
     ) throws(DIError) -> Int {
-        let depth = frames.count
+        let depth = frames.count &+ outerDepth
         if depth >= Self.stackCheckDepth {
             try checkDepth(depth, key: key)
         }

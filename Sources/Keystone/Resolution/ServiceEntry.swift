@@ -138,6 +138,12 @@ public final class ServiceEntry<Service> {
         }
     }
 
+    /// The `.multiton` instance kept for the arguments `identity` (``MultitonKey``), if any.
+    @inlinable
+    func instance(forArguments identity: AnyHashable) -> Service? {
+        cache?.byArguments[identity]?.instance
+    }
+
     /// The instance of the graph whose serial number is `graphEpoch`.
     @inlinable
     var graphInstance: Service? {
