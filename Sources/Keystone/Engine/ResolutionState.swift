@@ -51,25 +51,42 @@ final class ResolutionState {
     /// From this depth on, the engine also checks the stack left, every few levels.
     static let stackCheckDepth = 16
 
-    // @exclusivity(unchecked): the engine's own discipline (one thread at a time, no overlapping accesses
+    // Exclusivity unchecked: the engine's own discipline (one thread at a time, no overlapping accesses
     // within a resolve) makes dynamic exclusivity checks pure cost. Measured by removing it, in instructions
     // per operation of the gate's rows (Benchmarks/InstructionCounts): `frames` +53% on `graph` and +47% on
-    // `transient`; `epoch`, `liveRecord` and `restored` about +14% each on both; `touched` and
-    // `retired` +7% on `transient`. `calls` and `failure` won under 1% and are checked.
+    // `transient`; the graph's fields (`graph`) about +14% each on both. `calls` and `failure` won under
+    // 1% and are checked.
     @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
     var calls = 0
-    /// The serial number of the current graph; an entry's graph instance is valid while it matches.
-    @exclusivity(unchecked) @usableFromInline var epoch: UInt64 = 0
-    /// The record of the current graph, made when something needs the graph's identity.
-    @exclusivity(unchecked) @usableFromInline var liveRecord: GraphRecord?
-    /// A graph being resolved again (`Lazy`, `withObjectGraph`): its instances come from its record.
-    @exclusivity(unchecked) @usableFromInline var restored: GraphRecord?
-    /// Entries that hold an instance of the current graph, or whose custom storage was used in it.
-    @exclusivity(unchecked) var touched: [any AnyServiceEntry] = []
-    /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
-    /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
-    @exclusivity(unchecked) var retired: [any AnyServiceEntry] = []
+    /// The object graph of the call in flight: one value behind one unchecked field, changed in place.
+    @exclusivity(unchecked) @usableFromInline var graph = Graph()
+
+    /// What the engine keeps about the object graph being resolved.
+    @usableFromInline
+    struct Graph {
+        /// The serial number of the current graph; an entry's graph instance is valid while it matches.
+        @usableFromInline var epoch: UInt64 = 0
+        /// The record of the current graph, made when something needs the graph's identity.
+        @usableFromInline var liveRecord: GraphRecord?
+        /// A graph being resolved again (`Lazy`, `withObjectGraph`): its instances come from its record.
+        @usableFromInline var restored: GraphRecord?
+        /// Entries that hold an instance of the current graph, or whose custom storage was used in it.
+        var touched: [any AnyServiceEntry] = []
+        /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
+        /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
+        var retired: [any AnyServiceEntry] = []
+
+        @usableFromInline init() {}
+    }
+
+    /// ``Graph/epoch``.
+    @inlinable var epoch: UInt64 { graph.epoch }
+    /// ``Graph/liveRecord``.
+    @inlinable var liveRecord: GraphRecord? { graph.liveRecord }
+    /// ``Graph/restored``.
+    @inlinable var restored: GraphRecord? { graph.restored }
+
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
     var failure: DIError?
@@ -103,19 +120,19 @@ final class ResolutionState {
     /// entries retired during the call.
     func closeGraph() {
         let record = liveRecord
-        liveRecord = nil
+        graph.liveRecord = nil
         var completing: [any AnyServiceEntry] = []
-        swap(&completing, &touched)
+        swap(&completing, &graph.touched)
         var retiring: [any AnyServiceEntry] = []
-        swap(&retiring, &retired)
+        swap(&retiring, &graph.retired)
         // Settled: from here on, deinitializers may run and resolve.
         for entry in completing {
             entry.completeGraph(remembering: record)
         }
-        if touched.isEmpty {
+        if graph.touched.isEmpty {
             // Keep the buffer for the next graph.
             completing.removeAll(keepingCapacity: true)
-            swap(&completing, &touched)
+            swap(&completing, &graph.touched)
         }
         retiring.removeAll()
     }
@@ -130,21 +147,21 @@ final class ResolutionState {
             return GraphIdentifier(record: liveRecord)
         }
         let record = GraphRecord()
-        liveRecord = record
+        graph.liveRecord = record
         return GraphIdentifier(record: record)
     }
 
     /// Runs `body` with `graph` as the graph its resolves read `.graph` instances from and add them to:
     /// every resolve inside is a call of its own, which reports its own failures. With `nil`, or the graph
     /// already being resolved, `body` runs as it is.
-    func inGraph<T, Failure: Error>(_ graph: GraphIdentifier?, _ body: () throws(Failure) -> T) throws(Failure) -> T {
-        guard let record = graph?.record, record !== restored, calls == 0 || record !== liveRecord else {
+    func inGraph<T, Failure: Error>(_ identifier: GraphIdentifier?, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        guard let record = identifier?.record, record !== restored, calls == 0 || record !== liveRecord else {
             return try body()
         }
         let saved = restored
-        restored = record
+        graph.restored = record
         defer {
-            restored = saved
+            graph.restored = saved
             record.weakenAll()
         }
         return try body()
@@ -183,14 +200,14 @@ final class ResolutionState {
     /// ends, if there is one.
     func retire(_ entry: any AnyServiceEntry) {
         if calls > 0 {
-            retired.append(entry)
+            graph.retired.append(entry)
         }
     }
 
     /// Remembers that `entry` holds an instance of the current graph, to drop it when the graph ends.
     @usableFromInline
     func touch(_ entry: any AnyServiceEntry) {
-        touched.append(entry)
+        graph.touched.append(entry)
     }
 
     /// Marks the creations of `entry` whose factory is running as dropped: what they make is not kept

@@ -343,7 +343,7 @@ extension ResolutionState {
         }
         guard isReference(instance) else { return }
         entry.graphInstance = instance
-        entry.graphEpoch = epoch
+        entry.graphEpoch = graph.epoch
         touch(entry)
     }
 
@@ -420,7 +420,7 @@ extension ResolutionState {
             runningThread = .current
         #endif
         if calls == 0 {
-            epoch &+= 1
+            graph.epoch &+= 1
             // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
         }
         calls += 1
@@ -438,7 +438,7 @@ extension ResolutionState {
         #endif
         calls -= 1
         guard calls == 0 else { return nil }
-        if touched.isEmpty, liveRecord == nil, retired.isEmpty, failure == nil {
+        if graph.touched.isEmpty, graph.liveRecord == nil, graph.retired.isEmpty, failure == nil {
             return nil
         }
         let failure = self.failure
