@@ -59,10 +59,12 @@ final class ResolutionState {
     @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
     var calls = 0
-    /// The object graph of the call in flight: one value behind one unchecked field, changed in place.
+    /// The object graph of the top-level call in flight, and the path it serves: one value behind one
+    /// unchecked field, changed in place.
     @exclusivity(unchecked) @usableFromInline var graph = Graph()
 
-    /// What the engine keeps about the object graph being resolved.
+    /// What the engine keeps about the top-level call in flight: its object graph, and the asynchronous
+    /// resolution it serves, if any.
     @usableFromInline
     struct Graph {
         /// The serial number of the current graph; an entry's graph instance is valid while it matches.
@@ -76,6 +78,12 @@ final class ResolutionState {
         /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
         /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
         var retired: [any AnyServiceEntry] = []
+        /// The keys of the asynchronous resolution the call serves, outermost first; empty outside one.
+        /// They begin the path of every error the call reports, and count toward the depth limit.
+        var outer: [ServiceKey] = []
+        /// `outer.count`, which ``ResolutionState/push(_:as:arguments:isUnique:)`` adds to the depth of
+        /// the frames.
+        @usableFromInline var outerDepth = 0
 
         @usableFromInline init() {}
     }
@@ -86,6 +94,8 @@ final class ResolutionState {
     @inlinable var liveRecord: GraphRecord? { graph.liveRecord }
     /// ``Graph/restored``.
     @inlinable var restored: GraphRecord? { graph.restored }
+    /// ``Graph/outer``.
+    var outer: [ServiceKey] { graph.outer }
 
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
@@ -95,11 +105,6 @@ final class ResolutionState {
     @usableFromInline var multitonKeys: [AnyHashable] = []
     /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``.
     @usableFromInline var completions: UInt64 = 0
-    /// The keys of the asynchronous resolution this synchronous call serves, outermost first; empty outside
-    /// one. They begin the path of every error the call reports, and count toward the depth limit.
-    var outer: [ServiceKey] = []
-    /// `outer.count`, which ``push(_:as:arguments:isUnique:)`` adds to the depth of the frames.
-    @usableFromInline var outerDepth = 0
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only
     /// where a resolve fails or is observed, never on the inlined path.
     var inspection: Inspection?
@@ -168,15 +173,15 @@ final class ResolutionState {
     }
 
     /// Runs `body` with `keys`, the path of the asynchronous resolution it serves, ahead of the frames
-    /// (``outer``), unless a call is already in flight, whose path already has them.
+    /// (``Graph/outer``), unless a call is already in flight, whose path already has them.
     func afterPath<T, Failure: Error>(_ keys: [ServiceKey], _ body: () throws(Failure) -> T) throws(Failure) -> T {
         guard calls == 0 else { return try body() }
-        let saved = outer
-        outer = keys
-        outerDepth = keys.count
+        let saved = graph.outer
+        graph.outer = keys
+        graph.outerDepth = keys.count
         defer {
-            outer = saved
-            outerDepth = saved.count
+            graph.outer = saved
+            graph.outerDepth = saved.count
         }
         return try body()
     }
@@ -287,7 +292,7 @@ final class ResolutionState {
     /// The keys in flight, outermost first: the path that led to a resolve made now, from the
     /// asynchronous resolution this call serves, if any.
     var path: [ServiceKey] {
-        outer + frames.map(\.key)
+        outer.isEmpty ? frames.map(\.key) : outer + frames.map(\.key)
     }
 
     // MARK: - Unsynchronized use (debug builds)

@@ -457,7 +457,7 @@ extension ResolutionState {
         arguments: UnsafeRawPointer,
         isUnique: Bool
     ) throws(DIError) -> Int {
-        let depth = frames.count &+ outerDepth
+        let depth = frames.count &+ graph.outerDepth
         if depth >= Self.stackCheckDepth {
             try checkDepth(depth, key: key)
         }
