@@ -65,12 +65,24 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// ``factoryFailed(key:path:underlying:)`` naming the registration whose instance was disposed.
     case disposalFailed([DIError])
 
-    /// The key the failure is about: the missing key, the first key of a cycle, or the key whose
-    /// factory failed. `nil` for ``invalidUsage(message:)``.
+    /// An instance kept by its container (`.container`, `.multiton`) obtained, during its creation,
+    /// something from a registration of a container below it in the hierarchy: `key` is the kept
+    /// service, `captured` the key registered lower down, and `path` the resolutions that led from
+    /// `key` to `captured`, outermost first.
+    ///
+    /// The kept instance would go on using what it captured after the lower container is gone, for
+    /// example a parent's `.container` service first resolved through a child, whose override of a
+    /// dependency its factory picked up. Register the dependency in the parent, give the holder a
+    /// shorter scope, or register the holder in the child.
+    case captiveDependency(key: ServiceKey, captured: ServiceKey, path: [ServiceKey])
+
+    /// The key the failure is about: the missing key, the first key of a cycle, the key whose
+    /// factory failed, or the kept service of a captive dependency. `nil` for ``invalidUsage(message:)``.
     public var key: ServiceKey? {
         switch self {
         case .notRegistered(let key, _, _), .factoryFailed(let key, _, _), .typeMismatch(let key, _),
-            .containerDeallocated(let key), .asyncResolutionRequired(let key, _), .mainActorRequired(let key, _):
+            .containerDeallocated(let key), .asyncResolutionRequired(let key, _), .mainActorRequired(let key, _),
+            .captiveDependency(let key, _, _):
             key
         case .circularDependency(let path):
             path.first
@@ -149,6 +161,16 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         case .disposalFailed(let errors):
             return "\(errors.count) disposal handler(s) threw; every handler ran and every instance was dropped:\n"
                 + errors.map { "- \($0)" }.joined(separator: "\n")
+        case .captiveDependency(let key, let captured, let path):
+            var text =
+                "\(key) is kept by its container, but its creation obtained \(captured) from a container below "
+                + "it in the hierarchy: the kept instance would outlive that container and go on using what it captured."
+            if !path.isEmpty {
+                text += "\nCaptured through: \(Self.render(path))."
+            }
+            return text
+                + "\nFix: register \(captured) in the container that keeps \(key) (the parent), give \(key) a "
+                + "shorter scope (.graph or .transient), or register \(key) in the child container too."
         }
     }
 
@@ -175,6 +197,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
             lk == rk && lp == rp
         case (.disposalFailed(let l), .disposalFailed(let r)):
             l == r
+        case (.captiveDependency(let lk, let lc, let lp), .captiveDependency(let rk, let rc, let rp)):
+            lk == rk && lc == rc && lp == rp
         default:
             false
         }
