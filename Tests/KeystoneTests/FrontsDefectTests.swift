@@ -351,6 +351,20 @@ struct VerifyRunsMainActorFactoriesTests {
         #expect(missing)
     }
 
+    @Test("On the main actor, warmUp() excuses a .multiton main-actor registration without arguments, as off it")
+    @MainActor
+    func onTheMainActorWarmUpExcusesAMultiton() {
+        let container = Container()
+        // warmUp() creates a `.multiton` registration without arguments as it does a `.container` one, so
+        // a synchronous factory that needs it is not a problem, on the main actor or off it.
+        container.register(Toolbar.self, mainActorFactory: { _ in Toolbar() }).inObjectScope(.multiton)
+        container.register(Layout.self) { r in
+            _ = try r.resolveThrows(Toolbar.self)
+            return Layout()
+        }
+        #expect(container.verify().isEmpty)
+    }
+
     @Test("Off the main actor, verify() does not run main-actor factories")
     func offTheMainActorMainActorFactoriesAreNotRun() async {
         let container = Container()

@@ -176,7 +176,7 @@ extension ServiceEntry: MainActorInspection {
         guard let factory = argumentFactory as? any MainActorStandIn else { return scratchCopy() }
         let box = factory.standIn(
             runningInPlaceWhen: { state.runsOnTheMainActor },
-            warmUpSatisfies: kind == .container && !key.takesArguments
+            warmUpSatisfies: keepsOneInstanceWithoutArguments && !key.takesArguments
         )
         var plainFactory: ((any Resolver) throws -> Service)?
         if !key.takesArguments {

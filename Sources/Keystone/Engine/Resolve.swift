@@ -146,8 +146,8 @@ extension ResolutionState {
         entry.activeFrames &-= 1
         let dropped = frames[index].dropped
         pop()
-        if keep, entry.kind == .container {
-            entry.cache?.completion = nextCompletion()
+        if keep {
+            numberCompletion(of: entry)
         }
         if dropped {
             disposeDropped(made, of: entry)
@@ -180,17 +180,6 @@ extension ResolutionState {
         }
     }
 
-    /// Ends an instance whose scope was dropped while its factory ran: it was not kept, so nothing else
-    /// will run its synchronous disposal handlers. What they throw goes to the log handler.
-    @usableFromInline
-    func disposeDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>) {
-        guard entry.kind == .container || entry.kind == .multiton, let handlers = entry.disposalHandlers else { return }
-        let failures = Disposal(key: entry.key, completion: 0, handlers: handlers, instance: instance).run()
-        if !failures.isEmpty {
-            Log.failure(.disposalFailed(failures))
-        }
-    }
-
     /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, or a new one, kept
     /// as a `.container` instance is (stored before its `initCompleted` actions, so that they may resolve
     /// it again, and dropped if it does not complete). Inlined, so that the arguments become an
@@ -212,8 +201,8 @@ extension ResolutionState {
     }
 
     /// Runs `creation`, which makes an instance of `entry`, so that a `.multiton` entry keeps it under
-    /// `identity`, its arguments (``multitonKeys``, which `store` reads), and numbers its completion.
-    /// With `nil` (any other scope), just runs it.
+    /// `identity`, its arguments (``multitonKeys``, which `store` and `numberCompletion` read). With `nil`
+    /// (any other scope), just runs it.
     @inlinable
     func keeping<Service>(
         _ entry: ServiceEntry<Service>,
@@ -223,9 +212,7 @@ extension ResolutionState {
         guard let identity else { return try creation() }
         multitonKeys.append(identity)
         defer { multitonKeys.removeLast() }
-        let made = try creation()
-        entry.cache?.byArguments[identity]?.completion = nextCompletion()
-        return made
+        return try creation()
     }
 
     /// Runs the `initCompleted` actions of a new instance; returns the error one threw. A kept instance
@@ -255,156 +242,6 @@ extension ResolutionState {
         return thrown
     }
 
-    /// Forgets the instance `entry` has just stored, in its scope and in the current graph.
-    @usableFromInline
-    func discardIncomplete<Service>(_ entry: ServiceEntry<Service>) {
-        if let restored {
-            restored.forget(entry.graphRecordKey)
-        } else if entry.graphEpoch == epoch {
-            entry.graphInstance = nil
-        }
-        if entry.kind == .multiton {
-            // Only the instance of these arguments: the others completed.
-            entry.cache?.byArguments[multitonKeys[multitonKeys.count - 1]] = nil
-            return
-        }
-        entry.discardInstance()
-        if entry.kind == .custom, let graph = currentGraph() {
-            entry.customStorage().setInstance(nil, inGraph: graph)
-        }
-    }
-
-    // MARK: - Instances
-
-    /// The instance the scope of `entry` holds for the resolution in flight, if any.
-    @inlinable
-    func existingInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        switch entry.kind {
-        case .transient:
-            return nil
-        case .container:
-            return entry.instance
-        case .graph where restored == nil:
-            return entry.graphEpoch == epoch ? entry.graphInstance : nil
-        case .graph, .weak, .custom:
-            return instanceKeptElsewhere(of: entry)
-        case .multiton:
-            // Kept by arguments: `resolveMultiton`.
-            return nil
-        }
-    }
-
-    /// Stores a new instance of `entry` in its scope; a tainted one (built around a cycle) only for the
-    /// rest of the failing call. `.graph` and `.weak` share class instances only: a value type's factory
-    /// runs on every resolve, as in Swinject.
-    @inlinable
-    func store<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
-        switch entry.kind {
-        case .transient:
-            return
-        case .container:
-            if !tainted, entry.sharesValues || isReference(instance) {
-                entry.instance = instance
-            }
-        case .graph where restored == nil:
-            storeInLiveGraph(instance, in: entry)
-        case .graph, .weak, .custom:
-            storeElsewhere(instance, in: entry, tainted: tainted)
-        case .multiton:
-            if !tainted {
-                storeByArguments(instance, in: entry)
-            }
-        }
-    }
-
-    /// Keeps a new `.multiton` instance under the argument values of the creation in flight
-    /// (``multitonKeys``); its completion number comes when it completes (`resolveMultiton`).
-    @usableFromInline
-    func storeByArguments<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        if entry.cache == nil {
-            entry.cache = InstanceCache()
-        }
-        entry.cache?.byArguments[multitonKeys[multitonKeys.count - 1]] = (instance, 0)
-    }
-
-    /// Whether `instance` is a class instance, which a graph may share.
-    @inlinable
-    func isReference<Service>(_ instance: Service) -> Bool {
-        Service.self is AnyObject.Type || type(of: instance as Any) is AnyClass
-    }
-
-    /// Keeps a class instance for the rest of the graph; values are not shared.
-    @inlinable
-    func storeInLiveGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        if frames.count == 1, !entry.hasInitCompletedActions, liveRecord == nil {
-            // The top-level instance, with nothing left to run in its graph and no one holding the
-            // graph's identity: no later lookup can ask for it.
-            return
-        }
-        guard isReference(instance) else { return }
-        entry.graphInstance = instance
-        entry.graphEpoch = graph.epoch
-        touch(entry)
-    }
-
-    /// ``existingInstance(of:)`` for the scopes that keep instances outside the entry's cache: a restored
-    /// graph's record, a weak reference, a custom storage.
-    @usableFromInline
-    func instanceKeptElsewhere<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        switch entry.kind {
-        case .transient, .container, .multiton:
-            return existingInstance(of: entry)
-        case .graph:
-            return graphInstance(of: entry)
-        case .weak:
-            if let object = entry.weakObject, let instance = object as? Service {
-                return instance
-            }
-            return graphInstance(of: entry)
-        case .custom:
-            guard let graph = currentGraph() else { return nil }
-            return entry.customStorage().instance(inGraph: graph) as? Service
-        }
-    }
-
-    /// ``store(_:in:tainted:)`` for the scopes that keep instances outside the entry's cache.
-    @usableFromInline
-    func storeElsewhere<Service>(_ instance: Service, in entry: ServiceEntry<Service>, tainted: Bool) {
-        switch entry.kind {
-        case .transient, .container, .multiton:
-            store(instance, in: entry, tainted: tainted)
-        case .graph:
-            storeInGraph(instance, in: entry)
-        case .weak:
-            if !tainted {
-                entry.weakObject = WeakStorage.referenceIfClass(instance)
-            }
-            storeInGraph(instance, in: entry)
-        case .custom:
-            if !tainted, let graph = currentGraph() {
-                entry.customStorage().setInstance(instance, inGraph: graph)
-                touch(entry)
-            }
-        }
-    }
-
-    private func graphInstance<Service>(of entry: ServiceEntry<Service>) -> Service? {
-        if let restored {
-            return restored.instance(for: entry.graphRecordKey) as? Service
-        }
-        return entry.graphEpoch == epoch ? entry.graphInstance : nil
-    }
-
-    /// Keeps a class instance in the graph being resolved; values are not shared.
-    private func storeInGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        guard let restored else {
-            storeInLiveGraph(instance, in: entry)
-            return
-        }
-        if isReference(instance) {
-            restored.store(instance, for: entry.graphRecordKey)
-        }
-    }
 }
 
 // MARK: - Calls and frames

@@ -141,21 +141,3 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         storageFactory: PermanentStorage.init
     )
 }
-
-/// How a registration keeps its instances; `custom` defers to an ``InstanceStorage``.
-@usableFromInline
-enum ScopeKind: UInt8, Sendable {
-    case transient
-    case graph
-    case container
-    case weak
-    case custom
-    /// One instance per distinct arguments, in `InstanceCache.byArguments`.
-    case multiton
-
-    /// How `scope` keeps instances, and whether a `.container`-kind scope keeps value types too.
-    static func of(_ scope: any ObjectScopeProtocol) -> (kind: ScopeKind, sharesValues: Bool) {
-        guard let scope = scope as? ObjectScope else { return (.custom, true) }
-        return (scope.kind, scope.sharesValues)
-    }
-}

@@ -84,7 +84,7 @@ public final class ServiceEntry<Service> {
         set { updateExtras(storing: newValue != nil) { $0.front = newValue } }
     }
     /// The custom scope's storage, once made.
-    private var storage: (any InstanceStorage)? {
+    var storage: (any InstanceStorage)? {
         get { extras?.storage }
         set { updateExtras(storing: newValue != nil) { $0.storage = newValue } }
     }
@@ -136,12 +136,6 @@ public final class ServiceEntry<Service> {
                 cache = InstanceCache(instance: newValue)
             }
         }
-    }
-
-    /// The `.multiton` instance kept for the arguments `identity` (``MultitonKey``), if any.
-    @inlinable
-    func instance(forArguments identity: AnyHashable) -> Service? {
-        cache?.byArguments[identity]?.instance
     }
 
     /// The instance of the graph whose serial number is `graphEpoch`.
@@ -269,15 +263,6 @@ public final class ServiceEntry<Service> {
         }
     }
 
-    /// The custom scope's storage, made on first use.
-    func customStorage() -> any InstanceStorage {
-        if let storage {
-            return storage
-        }
-        let made = objectScope.makeStorage()
-        storage = made
-        return made
-    }
 }
 
 /// The instances a registration's scope keeps: the `.container` instance, and the instance of the graph
@@ -388,94 +373,8 @@ extension ServiceEntry: AnyServiceEntry {
     }
 
     @usableFromInline
-    var holdsInstance: Bool {
-        switch kind {
-        case .transient: false
-        case .container: instance != nil
-        case .weak: weakObject != nil
-        case .graph: graphInstance != nil
-        case .custom: storage?.instance != nil
-        case .multiton: !(cache?.byArguments.isEmpty ?? true)
-        }
-    }
-
-    @usableFromInline
     var isolation: FactoryIsolation? {
         argumentFactory?.isolation
-    }
-
-    @usableFromInline
-    var keepsOneInstance: Bool {
-        kind == .container
-    }
-
-    @usableFromInline
-    var keepsOneInstanceWithoutArguments: Bool {
-        kind == .container || kind == .multiton
-    }
-
-    @usableFromInline
-    var reusesInstanceInGraph: Bool {
-        kind != .transient
-    }
-
-    @usableFromInline
-    func discardInstance() {
-        // Only what exists is touched: an entry without instances (`inObjectScope` on a new registration)
-        // then costs no generic metadata lookup for `Service?` (app launch: 240,000 instructions of
-        // 1,480,000 in building its container).
-        if let cache {
-            // A creation in flight started at another generation does not keep its instance.
-            cache.generation &+= 1
-            cache.instance = nil
-            if !cache.byArguments.isEmpty {
-                cache.byArguments = [:]
-            }
-        }
-        weakObject = nil
-        if kind == .custom {
-            // A custom storage may hold an instance it was given directly, before any resolve.
-            customStorage().instance = nil
-        }
-    }
-
-    @usableFromInline
-    func takeForDisposal() -> [Disposal] {
-        var taken: [(instance: Service, completion: UInt64)] = []
-        if kind == .container, let instance {
-            taken.append((instance, cache?.completion ?? 0))
-        }
-        if let byArguments = cache?.byArguments {
-            taken += byArguments.values
-        }
-        let handlers = disposalHandlers ?? []
-        // The creations in flight of this entry (async `.container` and `.multiton`): they will not keep
-        // their instances (the generation changes below), and are disposed of when they end.
-        let identity = ObjectIdentifier(self)
-        let inFlight =
-            owner?.hierarchy.flights.values.filter { $0.shared.entry == identity }.map { flight in
-                Disposal(awaiting: flight, key: key, handlers: handlers)
-            } ?? []
-        guard !taken.isEmpty else {
-            cache?.generation &+= 1
-            return inFlight
-        }
-        discardInstance()
-        return inFlight
-            + taken.map { kept in
-                Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
-            }
-    }
-
-    @usableFromInline
-    func completeGraph(remembering record: GraphRecord?) {
-        if let graphInstance {
-            record?.remember(graphInstance, for: graphRecordKey)
-            self.graphInstance = nil
-        }
-        if kind == .custom {
-            storage?.graphResolutionCompleted()
-        }
     }
 
     @usableFromInline
