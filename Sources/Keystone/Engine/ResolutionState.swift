@@ -159,7 +159,10 @@ final class ResolutionState {
     /// Runs `body` with `graph` as the graph its resolves read `.graph` instances from and add them to:
     /// every resolve inside is a call of its own, which reports its own failures. With `nil`, or the graph
     /// already being resolved, `body` runs as it is.
-    func inGraph<T, Failure: Error>(_ identifier: GraphIdentifier?, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    func inGraph<T, Failure: Error>(
+        _ identifier: GraphIdentifier?,
+        _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
         guard let record = identifier?.record, record !== restored, calls == 0 || record !== liveRecord else {
             return try body()
         }
