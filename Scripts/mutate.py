@@ -46,7 +46,7 @@ MUTATIONS = [
     Mutation(
         "cycle-reuse", "cycles",
         "a produced transient frame between two resolves of one key counts as reuse in the graph",
-        "Engine/ResolutionState.swift",
+        "Engine/CyclesAndDepth.swift",
         "$0.produced && !$0.isUnique && $0.entry.reusesInstanceInGraph",
         "$0.produced && !$0.isUnique",
         "CycleTests|SoundnessTests",
@@ -54,9 +54,9 @@ MUTATIONS = [
     Mutation(
         "cycle-unique", "cycles",
         "a front's unique resolve that has produced its instance is still taken for a cycle",
-        "Engine/ResolutionState.swift",
-        "guard frame.entry === entry, !(frame.isUnique && frame.produced) else { continue }",
-        "guard frame.entry === entry else { continue }",
+        "Engine/CyclesAndDepth.swift",
+        "guard ObjectIdentifier(entry) == registration, !(isUnique && produced) else { return false }",
+        "guard ObjectIdentifier(entry) == registration else { return false }",
         "CycleTests|SoundnessTests|Registry|DependencyRegistry|Inject",
     ),
     Mutation(
@@ -86,7 +86,7 @@ MUTATIONS = [
     Mutation(
         "tainted-singleton", "scopes",
         "a .container instance built around a cycle is cached",
-        "Engine/Resolve.swift",
+        "Engine/Scopes.swift",
         "            if !tainted, entry.sharesValues || isReference(instance) {",
         "            if entry.sharesValues || isReference(instance) {",
         "CycleTests|SoundnessTests|ScopeTests",
@@ -94,7 +94,7 @@ MUTATIONS = [
     Mutation(
         "tainted-weak", "scopes",
         "a .weak instance built around a cycle is kept",
-        "Engine/Resolve.swift",
+        "Engine/Scopes.swift",
         "            if !tainted {\n                entry.weakObject = WeakStorage.referenceIfClass(instance)",
         "            if true {\n                entry.weakObject = WeakStorage.referenceIfClass(instance)",
         "CycleTests|SoundnessTests|ScopeTests",
@@ -110,7 +110,7 @@ MUTATIONS = [
     Mutation(
         "graph-epoch", "graphs",
         "a .graph instance is reused by the next top-level resolve",
-        "Engine/Resolve.swift",
+        "Engine/Scopes.swift",
         "        case .graph where restored == nil:\n            return entry.graphEpoch == epoch ? entry.graphInstance : nil",
         "        case .graph where restored == nil:\n            return entry.graphInstance",
         "ScopeTests|SoundnessTests|GraphTests|CycleTests",
@@ -118,7 +118,7 @@ MUTATIONS = [
     Mutation(
         "graph-top-level", "graphs",
         "the top-level .graph instance is not kept even when its initCompleted actions resolve it",
-        "Engine/Resolve.swift",
+        "Engine/Scopes.swift",
         "        if frames.count == 1, !entry.hasInitCompletedActions, liveRecord == nil {",
         "        if frames.count == 1, liveRecord == nil {",
         "CycleTests|ScopeTests|SoundnessTests",
@@ -150,15 +150,15 @@ MUTATIONS = [
     Mutation(
         "dispose-numbering", "disposal",
         "a .container instance gets no completion number",
-        "Engine/Resolve.swift",
-        "        if keep, entry.kind == .container {\n            entry.cache?.completion = nextCompletion()",
-        "        if keep, entry.kind == .container, false {\n            entry.cache?.completion = nextCompletion()",
+        "Engine/Scopes.swift",
+        "        case .container:\n            entry.cache?.completion = nextCompletion()",
+        "        case .container:\n            break",
         "DisposalTests|LifetimeTests|RequestScopeTests",
     ),
     Mutation(
         "single-flight", "single flight",
         "concurrent first resolveAsync calls each start a creation",
-        "Engine/AsyncResolve.swift",
+        "Engine/Async/SingleFlight.swift",
         "        if let flight = hierarchy.flights[shared] {",
         "        if false, let flight = hierarchy.flights[shared] {",
         "AsyncResolutionTests|AsyncActorFrontTests",
@@ -166,7 +166,7 @@ MUTATIONS = [
     Mutation(
         "flight-forgotten", "single flight",
         "a finished creation stays in flight: a failure is handed to every later call",
-        "Engine/AsyncResolve.swift",
+        "Engine/Async/SingleFlight.swift",
         "            if hierarchy.flights[flight.shared] === flight {",
         "            if hierarchy.flights[flight.shared] === flight, false {",
         "AsyncResolutionTests|AsyncActorFrontTests",
@@ -174,9 +174,9 @@ MUTATIONS = [
     Mutation(
         "multiton-cache", "scopes",
         ".multiton never finds the instance made from equal arguments",
-        "Engine/Resolve.swift",
-        "        if let kept = entry.cache?.byArguments[identity] {",
-        "        if false, let kept = entry.cache?.byArguments[identity] {",
+        "Engine/Scopes.swift",
+        "        cache?.byArguments[identity]?.instance\n",
+        "        nil\n",
         "MultitonTests|LifetimeTests",
     ),
     Mutation(

@@ -2,7 +2,7 @@
 // arguments, written out for each count: see `Resolver+Async.swift` for why not a parameter pack) and
 // main-actor factories (0 or more, a parameter pack: they are synchronous). They are ordinary entries (scopes, names, `initCompleted`,
 // `implements` chain as usual) whose factory box says where the factory runs (`IsolatedFactory.swift`);
-// `Engine/AsyncResolve.swift` runs them.
+// `Engine/Async/AsyncResolve.swift` runs them.
 
 extension Container {
     /// Registers an async factory: one that must `await` to build the service, such as a database

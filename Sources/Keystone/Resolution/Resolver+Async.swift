@@ -1,7 +1,7 @@
 // The asynchronous resolves: `resolveAsync` with a name and 0 to 3 runtime arguments, on every
 // `Resolver` (the one an async factory is handed included), with overloads on `Container` and
 // `SynchronizedResolver` that skip finding the engine behind an existential. All end in
-// `Container.resolveAsync(_:arguments:)` (`Engine/AsyncResolve.swift`).
+// `Container.resolveAsync(_:arguments:)` (`Engine/Async/AsyncResolve.swift`).
 //
 // Written out for each count rather than as one parameter pack: an async function that expands a pack of
 // arguments breaks the task allocator's stack discipline with this toolchain ("freed pointer was not the

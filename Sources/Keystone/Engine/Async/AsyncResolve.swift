@@ -1,0 +1,473 @@
+import Foundation
+
+/// The asynchronous resolve path: `resolveAsync`, `warmUp()`, async and main-actor factories.
+///
+/// It is the synchronous engine with suspension points, not a second engine: under the hierarchy's lock it
+/// looks the key up once; a synchronous registration, or an async one whose instance exists, is served
+/// there by the synchronous engine, inside the graph of the top-level `resolveAsync`
+/// (`AsyncResolution.graph`), and every other step (reading an instance, the cycle and depth rules,
+/// ending a creation) runs the engine's own code (`withEngine(in:path:_:)`). Only a factory that
+/// must suspend runs outside the lock: an async factory in the caller's task and isolation, a shared
+/// (`.container`, `.multiton`) creation once for every concurrent caller (`SingleFlight`), in the first
+/// caller's task on a plain container and in a task of its own through a synchronized view; a main-actor
+/// factory on the main actor. No lock is ever held across a suspension point.
+///
+/// The resolution in flight (`AsyncResolution`) is passed explicitly, carried by the resolver each factory
+/// is handed (`AsyncGraphResolver`), and ends with its call (`AsyncCall`): a cycle through async factories
+/// is the same registration reached again with equal arguments on its path, and a cycle between creations
+/// in flight in different tasks is a loop in their wait edges (`SingleFlight.waitingOn`), found when the
+/// edge that would close it is about to be added.
+extension Container {
+    /// Resolves `key` asynchronously: the entry point of every `resolveAsync` overload, handing `view` (or
+    /// this container) to the synchronous factories a top-level call runs.
+    ///
+    /// Inlined, so that the common cases run code compiled for `Service`: an existing `.container`
+    /// instance comes back under the lock, with no task-local read and nothing allocated; a top-level
+    /// resolve of a registration that needs no suspension is one synchronous call through the resolve
+    /// compiled at registration. Everything else continues in ``resolveAsyncInGeneral(_:arguments:)``.
+    @inlinable
+    nonisolated(nonsending) func resolveAsync<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        through view: SynchronizedResolver?
+    ) async throws(DIError) -> Service {
+        if let instance: Service = existingSharedInstance(key) {
+            return instance
+        }
+        if !AsyncResolution.isInFlight, let instance: Service = try resolveIfSynchronous(key, arguments, through: view)
+        {
+            return instance
+        }
+        return try await resolveAsyncInGeneral(key, arguments: arguments, confined: view == nil)
+    }
+
+    /// The `.container` instance registered directly under `key`, if it exists and nothing asks for
+    /// attention (pending registrations, counting, inspection; with `unlessLazyFrontServices`, a `.lazy`
+    /// ``Registry`` service anywhere in the hierarchy, which the property wrappers must look for first).
+    @inlinable
+    func existingSharedInstance<Service>(_ key: ServiceKey, unlessLazyFrontServices: Bool = false) -> Service? {
+        hierarchy.withLock {
+            guard !hierarchy.needsAttention, !(unlessLazyFrontServices && hierarchy.hasLazyFrontServices),
+                case .registered(let object, _) = lookup(key)
+            else { return nil }
+            // Only a `.container`-kind scope ever sets `instance`.
+            return (object as! ServiceEntry<Service>).instance
+        }
+    }
+
+    /// Resolves `key` as one synchronous call, unless its registration is async, or main-actor while this
+    /// code is not on the main actor: then `nil`. Tries the type-erased resolve first: the synchronous
+    /// stand-in of an async or main-actor factory fails at once, and the call goes on asynchronously.
+    @inlinable
+    func resolveIfSynchronous<Service, Arguments>(
+        _ key: ServiceKey,
+        _ arguments: Arguments,
+        through view: SynchronizedResolver?
+    ) throws(DIError) -> Service? {
+        let resolver = view.map(ResolverReference.init) ?? ResolverReference(self)
+        let result: Service?
+        do {
+            result = try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) {
+                (buffer) throws(DIError) -> Service? in
+                let instance = buffer.baseAddress.unsafelyUnwrapped
+                let served = try hierarchy.withLock { () throws(DIError) -> Bool in
+                    try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Bool in
+                        try serve(
+                            _ResolutionRequest(
+                                key: key,
+                                arguments: UnsafeRawPointer(arguments),
+                                result: UnsafeMutableRawPointer(instance)
+                            ),
+                            handing: resolver
+                        )
+                    }
+                }
+                return served ? instance.move() : nil
+            }
+        } catch {
+            if error.asksForIsolation(of: key) {
+                return nil
+            }
+            throw error
+        }
+        if let result {
+            return result
+        }
+        return try resolveIfSynchronousInGeneral(key, arguments, resolver: view ?? self)
+    }
+
+    /// ``resolveIfSynchronous(_:_:through:)`` for what the type-erased resolve declines: forwarded keys,
+    /// wrappers, counted and inspected resolves.
+    @usableFromInline
+    func resolveIfSynchronousInGeneral<Service, Arguments>(
+        _ key: ServiceKey,
+        _ arguments: Arguments,
+        resolver: any Resolver
+    ) throws(DIError) -> Service? {
+        try hierarchy.withLock { () throws(DIError) -> Service? in
+            _ = prepareToResolve()
+            let isolation: FactoryIsolation? =
+                switch lookup(key) {
+                case .registered(let object, _): (object as! ServiceEntry<Service>).isolation
+                case .forwarded: slot(for: key)?.entry.isolation
+                case .missing: nil
+                }
+            switch isolation {
+            case .async?:
+                return nil
+            case .mainActor? where !MainActorCheck.isCurrent:
+                return nil
+            case .mainActor?, nil:
+                let instance: Service = try resolve(key, arguments: arguments, resolver: resolver)
+                return instance
+            }
+        }
+    }
+
+    /// Every asynchronous resolve the inlined ``resolveAsync(_:arguments:through:)`` does not finish: in
+    /// the resolution in flight in this task, if any (a resolve through a container a factory captured),
+    /// else as a top-level call of its own. `confined` says the call came through the plain container,
+    /// not a synchronized view: its factories then all run in the caller's task.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsyncInGeneral<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        confined: Bool
+    ) async throws(DIError) -> Service {
+        if let context = AsyncResolution.inFlight {
+            return try await resolveAsync(key, arguments: arguments, in: context)
+        }
+        return try await resolveAsTopLevel(key, arguments: arguments, confined: confined)
+    }
+
+    /// Resolves `key` as a top-level asynchronous call: its `.graph` instances are shared, and held, until
+    /// it returns; a cycle found anywhere while serving it fails it, even one a factory tolerated.
+    nonisolated(nonsending) func resolveAsTopLevel<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        confined: Bool
+    ) async throws(DIError) -> Service {
+        let context = AsyncResolution.topLevel(confined: confined)
+        let call = context.calls[0]
+        context.graph.hold()
+        defer {
+            call.finish()
+            context.graph.endHold()
+        }
+        let instance: Service
+        do {
+            instance = try await resolveAsync(key, arguments: arguments, in: context)
+        } catch {
+            throw call.failure ?? error
+        }
+        if let failure = call.failure {
+            throw failure
+        }
+        return instance
+    }
+
+    /// Resolves `key` in the asynchronous resolution `context`.
+    nonisolated(nonsending) func resolveAsync<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) async throws(DIError) -> Service {
+        let next = try hierarchy.withLock { () throws(DIError) -> AsyncPlan<Service> in
+            _ = prepareToResolve()
+            let found = lookup(key)
+            switch found {
+            case .registered(let object, _):
+                return try plan(object as! ServiceEntry<Service>, as: key, arguments: arguments, in: context)
+            case .forwarded:
+                if let slot = slot(for: key), slot.entry.isolation != nil {
+                    return .forwarded(Handoff(slot.entry))
+                }
+            case .missing:
+                break
+            }
+            return .done(Handoff(try resolveInGraph(key, arguments: arguments, in: context)))
+        }
+        switch next {
+        case .done(let instance):
+            return instance.value
+        case .create(let entry):
+            return try await entry.value.createAsync(as: key, arguments: arguments, in: self, context: context)
+        case .wait(let flight):
+            return try await wait(for: flight, key: key, in: context).value as! Service
+        case .start(let flight, let entry):
+            if context.isConfined {
+                // A plain container stays with its caller: the creation runs here, in the caller's task.
+                let outcome = await runCreation(
+                    of: entry.value,
+                    as: key,
+                    arguments: arguments,
+                    flight: flight,
+                    from: context
+                )
+                if let waiter = context.creation {
+                    hierarchy.withLock { waiter.removeWait(on: flight) }
+                }
+                return try outcome.get().value as! Service
+            }
+            let work = Handoff((self, entry.value, arguments, context))
+            // A task of its own: no waiter's cancellation reaches the factory.
+            Task {
+                let (container, entry, arguments, context) = work.value
+                _ = await container.runCreation(of: entry, as: key, arguments: arguments, flight: flight, from: context)
+            }
+            return try await wait(for: flight, key: key, in: context).value as! Service
+        case .onMainActor:
+            return try await resolveOnMainActor(key, arguments: arguments, in: context)
+        case .forwarded(let entry):
+            let instance = try await entry.value.resolveAsyncErased(
+                as: key,
+                arguments: arguments,
+                in: self,
+                context: context
+            )
+            guard let service = instance.value as? Service else {
+                throw .typeMismatch(key: key, actualType: type(of: instance.value))
+            }
+            return service
+        }
+    }
+
+    /// Decides, under the lock, how to resolve `entry`, found under `key`: at once, by creating an
+    /// instance, or by waiting for the creation in flight.
+    func plan<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) throws(DIError) -> AsyncPlan<Service> {
+        // The synchronous engine counts and records what it serves; this function only what it serves itself.
+        switch entry.isolation {
+        case nil:
+            return .done(Handoff(try resolveInGraph(key, arguments: arguments, in: context)))
+        case .mainActor:
+            if MainActorCheck.isCurrent || entry.kind == .container && entry.instance != nil {
+                return .done(Handoff(try resolveInGraph(key, arguments: arguments, in: context)))
+            }
+            return .onMainActor
+        case .async:
+            noteResolution(of: entry, as: key)
+            if entry.kind == .container, let instance = entry.instance {
+                return .done(Handoff(instance))
+            }
+            try checkCycleAndDepth(of: entry, as: key, arguments: arguments, in: context)
+            switch entry.kind {
+            case .container:
+                return try flight(for: entry, as: key, shared: FlightKey(entry: entry, arguments: nil), in: context)
+            case .multiton:
+                // One instance per argument values: one creation in flight per argument values too.
+                let identity = try MultitonKey.of(arguments, key: key)
+                if let kept = entry.instance(forArguments: identity) {
+                    return .done(Handoff(kept))
+                }
+                return try flight(
+                    for: entry,
+                    as: key,
+                    shared: FlightKey(entry: entry, arguments: identity),
+                    in: context
+                )
+            case .transient, .graph, .weak, .custom:
+                if let existing = try withEngine(in: context, { state in state.existingInstance(of: entry) }) {
+                    return .done(Handoff(existing))
+                }
+                return .create(Handoff(entry))
+            }
+        }
+    }
+
+    /// Resolves `key` with the synchronous engine, inside the resolution `context` (``withEngine(in:path:_:)``),
+    /// handing the factories a resolver that joins `context`. The caller holds the lock.
+    func resolveInGraph<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) throws(DIError) -> Service {
+        try withEngine(in: context) { (_) throws(DIError) -> Service in
+            try resolve(key, arguments: arguments, resolver: AsyncGraphResolver(container: self, context: context))
+        }
+    }
+
+    /// Runs `body` on the synchronous engine, inside the asynchronous resolution `context`, as one call: in
+    /// its graph, and with `path` (by default the keys `context` is creating) ahead of the engine's
+    /// frames, in the paths of errors and in the depth limit. A cycle or runaway depth the engine finds
+    /// fails `context`'s calls too, even if a factory tolerates it. The caller holds the lock.
+    ///
+    /// This is how the asynchronous path uses the engine's rules (reading and keeping instances, cycles
+    /// and depth, `initCompleted`, completions, drops) rather than copies of them.
+    func withEngine<T>(
+        in context: AsyncResolution,
+        path: [ServiceKey]? = nil,
+        _ body: (ResolutionState) throws(DIError) -> T
+    ) throws(DIError) -> T {
+        let state = hierarchy.state
+        do {
+            return try state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) -> T in
+                try state.afterPath(path ?? context.keys) { () throws(DIError) -> T in
+                    try state.withCall { () throws(DIError) -> T in try body(state) }
+                }
+            }
+        } catch {
+            switch error {
+            case .circularDependency, .depthLimitExceeded:
+                context.recordFailure(error)
+            default:
+                break
+            }
+            throw error
+        }
+    }
+
+    /// Throws, and fails `context`, if creating `entry` with `arguments` closes a cycle on the path of
+    /// `context` (the engine's rule, ``CreationInFlight``) or nests deeper than the engine allows
+    /// (`ResolutionState.checkDepth`). The caller holds the lock.
+    func checkCycleAndDepth<Service, Arguments>(
+        of entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) throws(DIError) {
+        if let start = context.path.lastCreation(of: ObjectIdentifier(entry), with: arguments) {
+            let cycle = DIError.circularDependency(path: context.path[start...].map(\.key) + [key])
+            context.recordFailure(cycle)
+            throw cycle
+        }
+        try withEngine(in: context) { (state) throws(DIError) in
+            try state.checkDepth(context.path.count, key: key)
+        }
+    }
+
+    /// Runs the synchronous resolve of a main-actor registration on the main actor.
+    nonisolated(nonsending) private func resolveOnMainActor<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) async throws(DIError) -> Service {
+        let input = Handoff((self, arguments, context))
+        let output = await MainActor.run { () -> Handoff<Result<Service, DIError>> in
+            let (container, arguments, context) = input.value
+            return Handoff(
+                Result { () throws(DIError) -> Service in
+                    try container.hierarchy.withLock { () throws(DIError) -> Service in
+                        try container.resolveInGraph(key, arguments: arguments, in: context)
+                    }
+                }
+            )
+        }
+        return try output.value.get()
+    }
+}
+
+/// How `resolveAsync` goes on after its lookup.
+enum AsyncPlan<Service> {
+    /// Resolved under the lock.
+    case done(Handoff<Service>)
+    /// An async factory to run in the caller's task.
+    case create(Handoff<ServiceEntry<Service>>)
+    /// A `.container` or `.multiton` creation in flight to wait for.
+    case wait(SingleFlight)
+    /// A `.container` or `.multiton` creation to start, registered in the hierarchy's flights.
+    case start(SingleFlight, Handoff<ServiceEntry<Service>>)
+    /// A main-actor factory to run on the main actor.
+    case onMainActor
+    /// A key forwarded to an async or main-actor registration of another service type.
+    case forwarded(Handoff<any AnyServiceEntry>)
+}
+
+extension ServiceEntry {
+    /// Resolves this entry asynchronously for a key forwarded to it, or for `warmUp()`.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsyncErased<Arguments>(
+        as key: ServiceKey,
+        arguments: Arguments,
+        in container: Container,
+        context: AsyncResolution
+    ) async throws(DIError) -> Handoff<Any> {
+        let own = self.key
+        let instance: Service = try await container.resolveAsync(own, arguments: arguments, in: context)
+        return Handoff(instance)
+    }
+
+    /// Resolves this entry, which takes no arguments, as a top-level asynchronous call, for `warmUp()`.
+    @usableFromInline
+    nonisolated(nonsending) func resolveAsTopLevel(as key: ServiceKey, in container: Container) async throws(DIError) {
+        let _: Service = try await container.resolveAsTopLevel(self.key, arguments: (), confined: true)
+    }
+
+    /// Runs the async factory and stores the instance in the scope, for a resolve of `key`.
+    nonisolated(nonsending) func createAsync<Arguments>(
+        as key: ServiceKey,
+        arguments: Arguments,
+        in container: Container,
+        context: AsyncResolution
+    ) async throws(DIError) -> Service {
+        try await create(
+            as: key,
+            arguments: arguments,
+            in: container,
+            context: context.entering(self, as: key, arguments: arguments, creating: nil, call: nil),
+            generation: nil
+        )
+    }
+
+    /// Runs the async factory with `context` (whose path ends with this entry), then, under the lock,
+    /// stores the instance in its scope and runs the `initCompleted` actions.
+    ///
+    /// A `.container` or `.multiton` creation started at `generation` of the entry's scope keeps its
+    /// instance only if the scope was not dropped meanwhile (`resetObjectScope`, `dispose()`,
+    /// re-registration) and no cycle was found in its resolution; a dropped one is disposed of (its
+    /// synchronous handlers) and handed to its waiters all the same.
+    nonisolated(nonsending) func create<Arguments>(
+        as key: ServiceKey,
+        arguments: Arguments,
+        in container: Container,
+        context: AsyncResolution,
+        generation: UInt64?
+    ) async throws(DIError) -> Service {
+        let factory = argumentFactory as! AsyncFactory<Service, Arguments>
+        let resolver = AsyncGraphResolver(container: container, context: context)
+        let outer = Array(context.keys.dropLast())
+        let made: Service
+        do {
+            let input = Handoff(arguments)
+            // Task-local only for what has no resolver to go through (`warmUp()`, a captured container),
+            // and only in this task while the call lasts (`AsyncResolution.inFlight`).
+            made = try await AsyncResolution.running(context, factory.run, resolver, input.value)
+        } catch let error as DIError {
+            throw error
+        } catch {
+            throw .factoryFailed(key: key, path: outer, underlying: error)
+        }
+        // The creation ends as a synchronous one does, in the engine.
+        return try container.hierarchy.withLock { () throws(DIError) -> Service in
+            try container.withEngine(in: context, path: outer) { (state) throws(DIError) -> Service in
+                try state.adopt(
+                    made,
+                    of: self,
+                    as: key,
+                    arguments: arguments,
+                    resolver: resolver,
+                    dropped: generation.map { $0 != cache?.generation ?? 0 } ?? false,
+                    tainted: context.hasFailed
+                )
+            }
+        }
+    }
+}
+
+extension DIError {
+    /// Whether this is the failure of a synchronous resolve of `key` itself, at top level, because its
+    /// factory is async or must run on the main actor: the resolve goes on asynchronously.
+    @usableFromInline
+    func asksForIsolation(of key: ServiceKey) -> Bool {
+        switch self {
+        case .asyncResolutionRequired(let failed, let path), .mainActorRequired(let failed, let path):
+            failed == key && path.isEmpty
+        default:
+            false
+        }
+    }
+}
