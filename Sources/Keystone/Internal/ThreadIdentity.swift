@@ -7,7 +7,7 @@
 #endif
 
 /// The identity of a thread: for the debug-build check that an unsynchronized container is not used
-/// by two threads at once, and to tell which thread made a pending registration.
+/// by two threads at once.
 @usableFromInline
 struct ThreadIdentity {
     private let thread: pthread_t

@@ -42,7 +42,7 @@ extension Container {
     }
 
     /// The `.container` instance registered directly under `key`, if it exists and nothing asks for
-    /// attention (pending registrations, counting, inspection; with `unlessLazyFrontServices`, a `.lazy`
+    /// attention (counting, inspection; with `unlessLazyFrontServices`, a `.lazy`
     /// ``Registry`` service anywhere in the hierarchy, which the property wrappers must look for first).
     @inlinable
     func existingSharedInstance<Service>(_ key: ServiceKey, unlessLazyFrontServices: Bool = false) -> Service? {
