@@ -11,7 +11,7 @@
 /// instance of the same registration.
 ///
 /// **Depth.** Nesting stops at ``ResolutionState/maximumDepth`` levels, counting the asynchronous
-/// resolution a synchronous call serves (``ResolutionState/Graph/outer``), or when the thread's stack is
+/// resolution a synchronous call serves (``ResolutionState/CallState/outer``), or when the thread's stack is
 /// nearly used up (``StackSpace``).
 protocol CreationInFlight {
     /// Whether this is a creation of `registration` (an entry, or an async factory's identity) with

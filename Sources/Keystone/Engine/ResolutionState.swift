@@ -54,19 +54,19 @@ final class ResolutionState {
     // Exclusivity unchecked: the engine's own discipline (one thread at a time, no overlapping accesses
     // within a resolve) makes dynamic exclusivity checks pure cost. Measured by removing it, in instructions
     // per operation of the gate's rows (Benchmarks/InstructionCounts): `frames` +53% on `graph` and +47% on
-    // `transient`; the graph's fields (`graph`) about +14% each on both. `calls` and `failure` won under
+    // `transient`; the call's graph fields (`call`) about +14% each on both. `calls` and `failure` won under
     // 1% and are checked.
     @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
     var calls = 0
     /// The object graph of the top-level call in flight, and the path it serves: one value behind one
     /// unchecked field, changed in place.
-    @exclusivity(unchecked) @usableFromInline var graph = Graph()
+    @exclusivity(unchecked) @usableFromInline var call = CallState()
 
-    /// What the engine keeps about the top-level call in flight: its object graph, and the asynchronous
-    /// resolution it serves, if any.
+    /// What the engine keeps about the top-level call in flight: its object graph, the asynchronous
+    /// resolution it serves, if any, and the profile being recorded.
     @usableFromInline
-    struct Graph {
+    struct CallState {
         /// The serial number of the current graph; an entry's graph instance is valid while it matches.
         @usableFromInline var epoch: UInt64 = 0
         /// The record of the current graph, made when something needs the graph's identity.
@@ -84,18 +84,24 @@ final class ResolutionState {
         /// `outer.count`, which ``ResolutionState/push(_:as:arguments:isUnique:)`` adds to the depth of
         /// the frames.
         @usableFromInline var outerDepth = 0
+        /// The profile being recorded, if any (``Container/profilingCreations(_:)``): read by `create`
+        /// before each factory runs, in this unchecked value so that the read costs a load.
+        @usableFromInline var profiler: CreationProfiler?
+        /// The record of the asynchronous creation the call serves, if one is profiled: the parent of
+        /// the creations the call makes at its top.
+        var profileParent: Int?
 
         @usableFromInline init() {}
     }
 
-    /// ``Graph/epoch``.
-    @inlinable var epoch: UInt64 { graph.epoch }
-    /// ``Graph/liveRecord``.
-    @inlinable var liveRecord: GraphRecord? { graph.liveRecord }
-    /// ``Graph/restored``.
-    @inlinable var restored: GraphRecord? { graph.restored }
-    /// ``Graph/outer``.
-    var outer: [ServiceKey] { graph.outer }
+    /// ``CallState/epoch``.
+    @inlinable var epoch: UInt64 { call.epoch }
+    /// ``CallState/liveRecord``.
+    @inlinable var liveRecord: GraphRecord? { call.liveRecord }
+    /// ``CallState/restored``.
+    @inlinable var restored: GraphRecord? { call.restored }
+    /// ``CallState/outer``.
+    var outer: [ServiceKey] { call.outer }
 
     /// The first cycle (or runaway depth) found while serving the current top-level call; it fails the
     /// whole call.
@@ -125,19 +131,19 @@ final class ResolutionState {
     /// entries retired during the call.
     func closeGraph() {
         let record = liveRecord
-        graph.liveRecord = nil
+        call.liveRecord = nil
         var completing: [any AnyServiceEntry] = []
-        swap(&completing, &graph.touched)
+        swap(&completing, &call.touched)
         var retiring: [any AnyServiceEntry] = []
-        swap(&retiring, &graph.retired)
+        swap(&retiring, &call.retired)
         // Settled: from here on, deinitializers may run and resolve.
         for entry in completing {
             entry.completeGraph(remembering: record)
         }
-        if graph.touched.isEmpty {
+        if call.touched.isEmpty {
             // Keep the buffer for the next graph.
             completing.removeAll(keepingCapacity: true)
-            swap(&completing, &graph.touched)
+            swap(&completing, &call.touched)
         }
         retiring.removeAll()
     }
@@ -152,7 +158,7 @@ final class ResolutionState {
             return GraphIdentifier(record: liveRecord)
         }
         let record = GraphRecord()
-        graph.liveRecord = record
+        call.liveRecord = record
         return GraphIdentifier(record: record)
     }
 
@@ -167,24 +173,31 @@ final class ResolutionState {
             return try body()
         }
         let saved = restored
-        graph.restored = record
+        call.restored = record
         defer {
-            graph.restored = saved
+            call.restored = saved
             record.weakenAll()
         }
         return try body()
     }
 
     /// Runs `body` with `keys`, the path of the asynchronous resolution it serves, ahead of the frames
-    /// (``Graph/outer``), unless a call is already in flight, whose path already has them.
-    func afterPath<T, Failure: Error>(_ keys: [ServiceKey], _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    /// (``CallState/outer``), and `record`, the profiled creation it serves, as the parent of its
+    /// creations, unless a call is already in flight, which already has them.
+    func afterPath<T, Failure: Error>(
+        _ keys: [ServiceKey],
+        inCreation record: Int?,
+        _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
         guard calls == 0 else { return try body() }
-        let saved = graph.outer
-        graph.outer = keys
-        graph.outerDepth = keys.count
+        let saved = (call.outer, call.profileParent)
+        call.outer = keys
+        call.outerDepth = keys.count
+        call.profileParent = record
         defer {
-            graph.outer = saved
-            graph.outerDepth = saved.count
+            call.outer = saved.0
+            call.outerDepth = saved.0.count
+            call.profileParent = saved.1
         }
         return try body()
     }
@@ -208,14 +221,14 @@ final class ResolutionState {
     /// ends, if there is one.
     func retire(_ entry: any AnyServiceEntry) {
         if calls > 0 {
-            graph.retired.append(entry)
+            call.retired.append(entry)
         }
     }
 
     /// Remembers that `entry` holds an instance of the current graph, to drop it when the graph ends.
     @usableFromInline
     func touch(_ entry: any AnyServiceEntry) {
-        graph.touched.append(entry)
+        call.touched.append(entry)
     }
 
     /// Marks the creations of `entry` whose factory is running as dropped: what they make is not kept

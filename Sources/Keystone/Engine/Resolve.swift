@@ -85,12 +85,51 @@ extension ResolutionState {
         }
     }
 
-    /// ``create(_:as:arguments:resolver:keep:)`` with the arguments in place.
+    /// ``create(_:as:arguments:resolver:keep:)`` with the arguments in place; while a profile is recorded,
+    /// through ``createProfiled(_:as:argumentsAt:resolver:keep:)``.
+    @inlinable
+    func create<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        argumentsAt arguments: UnsafePointer<Arguments>,
+        resolver: any Resolver,
+        keep: Bool
+    ) throws(DIError) -> Service {
+        if call.profiler != nil {
+            return try createProfiled(entry, as: key, argumentsAt: arguments, resolver: resolver, keep: keep)
+        }
+        return try createInFrame(entry, as: key, argumentsAt: arguments, resolver: resolver, keep: keep)
+    }
+
+    /// ``createInFrame(_:as:argumentsAt:resolver:keep:)`` recorded in the profile: from before the factory
+    /// runs to after its `initCompleted` actions, inside the creation in flight. Not inlined: profiling
+    /// is rare, and its code stays out of the resolve path.
+    @usableFromInline
+    func createProfiled<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        argumentsAt arguments: UnsafePointer<Arguments>,
+        resolver: any Resolver,
+        keep: Bool
+    ) throws(DIError) -> Service {
+        // The synchronous stand-in of an async factory, or of a main-actor one off the main actor, creates
+        // nothing: it throws, and the resolve goes on asynchronously, where the creation is recorded.
+        guard let profiler = call.profiler,
+            entry.isolation == nil || entry.isolation == .mainActor && MainActorCheck.isCurrent
+        else {
+            return try createInFrame(entry, as: key, argumentsAt: arguments, resolver: resolver, keep: keep)
+        }
+        let record = profiler.open(key, scope: entry.objectScopeName, parent: call.profileParent, synchronous: true)
+        defer { profiler.close(record) }
+        return try createInFrame(entry, as: key, argumentsAt: arguments, resolver: resolver, keep: keep)
+    }
+
+    /// Pushes a frame for a new instance of `entry`, runs the factory and completes the instance.
     ///
     /// The entry is not touched once its frame is popped: a factory may replace its own registration, and
     /// what keeps the entry alive until the top-level call ends is `retired`, not the frame.
     @inlinable
-    func create<Service, Arguments>(
+    func createInFrame<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,
         argumentsAt arguments: UnsafePointer<Arguments>,
@@ -257,7 +296,7 @@ extension ResolutionState {
             runningThread = .current
         #endif
         if calls == 0 {
-            graph.epoch &+= 1
+            call.epoch &+= 1
             // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
         }
         calls += 1
@@ -275,7 +314,7 @@ extension ResolutionState {
         #endif
         calls -= 1
         guard calls == 0 else { return nil }
-        if graph.touched.isEmpty, graph.liveRecord == nil, graph.retired.isEmpty, failure == nil {
+        if call.touched.isEmpty, call.liveRecord == nil, call.retired.isEmpty, failure == nil {
             return nil
         }
         let failure = self.failure
@@ -294,7 +333,7 @@ extension ResolutionState {
         arguments: UnsafeRawPointer,
         isUnique: Bool
     ) throws(DIError) -> Int {
-        let depth = frames.count &+ graph.outerDepth
+        let depth = frames.count &+ call.outerDepth
         if depth >= Self.stackCheckDepth {
             try checkDepth(depth, key: key)
         }

@@ -102,7 +102,7 @@ extension ResolutionState {
         }
         guard isReference(instance) else { return }
         entry.graphInstance = instance
-        entry.graphEpoch = graph.epoch
+        entry.graphEpoch = call.epoch
         touch(entry)
     }
 

@@ -17,6 +17,9 @@ final class AsyncResolution: Sendable {
     let task: Int
     /// Started through a plain container: every factory runs in the caller's task and isolation.
     let isConfined: Bool
+    /// While a profile is recorded (``Container/profilingCreations(_:)``): the profiler, and the record of
+    /// the creation this resolution runs (the parent of the creations made inside it).
+    let profile: (profiler: CreationProfiler, record: Int?)?
 
     /// One registration being created: its identity, the key it was asked for under, its arguments.
     struct Step: Sendable {
@@ -70,13 +73,21 @@ final class AsyncResolution: Sendable {
         withUnsafeCurrentTask { $0?.hashValue ?? 0 }
     }
 
-    init(graph: GraphRecord, path: [Step], creation: SingleFlight?, calls: [AsyncCall], isConfined: Bool) {
+    init(
+        graph: GraphRecord,
+        path: [Step],
+        creation: SingleFlight?,
+        calls: [AsyncCall],
+        isConfined: Bool,
+        profile: (profiler: CreationProfiler, record: Int?)? = nil
+    ) {
         self.graph = graph
         self.path = path
         self.creation = creation
         self.calls = calls
         self.task = Self.currentTask
         self.isConfined = isConfined
+        self.profile = profile
     }
 
     /// A new top-level resolution, in this task.
@@ -109,15 +120,19 @@ final class AsyncResolution: Sendable {
     }
 
     /// The resolution one level deeper, creating `entry`, in this task; `creating` is the creation in
-    /// flight that starts with it, with `call`, if it does.
+    /// flight that starts with it, with `call`, if it does. With `profiler`, the creation's record opens
+    /// now (``CreationProfiler/open(_:scope:parent:synchronous:)``); whoever ends the creation closes it.
     func entering<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,
         arguments: Arguments,
         creating flight: SingleFlight?,
-        call: AsyncCall?
+        call: AsyncCall?,
+        profiler: CreationProfiler?
     ) -> AsyncResolution {
-        AsyncResolution(
+        let parent = profile?.profiler === profiler ? profile?.record : nil
+        let record = profiler?.open(key, scope: entry.objectScopeName, parent: parent, synchronous: false)
+        return AsyncResolution(
             graph: graph,
             path: path + [
                 Step(
@@ -129,7 +144,8 @@ final class AsyncResolution: Sendable {
             ],
             creation: flight ?? creation,
             calls: call.map { calls + [$0] } ?? calls,
-            isConfined: isConfined
+            isConfined: isConfined,
+            profile: profiler.map { ($0, record) }
         )
     }
 

@@ -306,7 +306,8 @@ extension Container {
         let state = hierarchy.state
         do {
             return try state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) -> T in
-                try state.afterPath(path ?? context.keys) { () throws(DIError) -> T in
+                let creation = context.profile?.record
+                return try state.afterPath(path ?? context.keys, inCreation: creation) { () throws(DIError) -> T in
                     try state.withCall { () throws(DIError) -> T in try body(state) }
                 }
             }
@@ -408,7 +409,14 @@ extension ServiceEntry {
             as: key,
             arguments: arguments,
             in: container,
-            context: context.entering(self, as: key, arguments: arguments, creating: nil, call: nil),
+            context: context.entering(
+                self,
+                as: key,
+                arguments: arguments,
+                creating: nil,
+                call: nil,
+                profiler: container.profiler
+            ),
             generation: nil
         )
     }
@@ -429,6 +437,11 @@ extension ServiceEntry {
     ) async throws(DIError) -> Service {
         let factory = argumentFactory as! AsyncFactory<Service, Arguments>
         let resolver = AsyncGraphResolver(container: container, context: context)
+        defer {
+            if let profile = context.profile, let record = profile.record {
+                profile.profiler.close(record)
+            }
+        }
         let outer = Array(context.keys.dropLast())
         let made: Service
         do {

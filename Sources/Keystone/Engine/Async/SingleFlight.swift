@@ -45,7 +45,14 @@ extension Container {
         from context: AsyncResolution
     ) async -> Result<Handoff<Any>, DIError> {
         let call = AsyncCall()
-        let creation = context.entering(entry, as: key, arguments: arguments, creating: flight, call: call)
+        let creation = context.entering(
+            entry,
+            as: key,
+            arguments: arguments,
+            creating: flight,
+            call: call,
+            profiler: profiler
+        )
         var outcome: Result<Handoff<Any>, DIError>
         do throws(DIError) {
             let made = try await entry.create(
