@@ -1,37 +1,3 @@
-import Foundation
-
-/// Where a registration's factory must run, when it cannot run in any synchronous resolve.
-@usableFromInline
-enum FactoryIsolation: Sendable {
-    /// The factory is `async` (`registerAsync`): only `resolveAsync` and `warmUp()` run it.
-    case async
-    /// The factory is `@MainActor` (`register(_:name:mainActorFactory:)`): it runs in place on the main
-    /// actor, and `resolveAsync` runs it there from anywhere else.
-    case mainActor
-}
-
-/// Thrown by the synchronous stand-in of an async or main-actor factory when a synchronous resolve cannot
-/// run it. The engine turns it into ``DIError/asyncResolutionRequired(key:path:)`` or
-/// ``DIError/mainActorRequired(key:path:)`` with the path in flight (`ResolutionState.abandon`).
-@usableFromInline
-struct IsolationRequired: Error {
-    @usableFromInline let isolation: FactoryIsolation
-    /// Set by `verify()`'s copies for a `.container` registration without arguments, which `warmUp()`
-    /// creates before any synchronous resolve needs it: not a problem to report.
-    @usableFromInline let warmUpSatisfies: Bool
-    /// Set when the async registration asked for is being created by the asynchronous resolution this
-    /// synchronous resolve runs in: the keys from where it is on that path. Not a missing `resolveAsync`
-    /// but a cycle, which the engine reports with the synchronous part of the path added.
-    @usableFromInline let cycle: [ServiceKey]?
-
-    @usableFromInline
-    init(_ isolation: FactoryIsolation, warmUpSatisfies: Bool = false, cycle: [ServiceKey]? = nil) {
-        self.isolation = isolation
-        self.warmUpSatisfies = warmUpSatisfies
-        self.cycle = cycle
-    }
-}
-
 /// The box of an async or main-actor factory, which an entry keeps in `argumentFactory` (with or without
 /// runtime arguments): it says where the factory runs, and makes `verify()`'s stand-in.
 @usableFromInline
@@ -137,41 +103,5 @@ final class MainActorFactory<Service, Arguments>: ArgumentFactory<Service, Argum
     @usableFromInline
     var identity: ObjectIdentifier {
         ObjectIdentifier(self)
-    }
-}
-
-/// Whether the code running now is on the main actor, asked without stopping the program when it is not.
-///
-/// The main actor's jobs run on the main dispatch queue; on Linux, under `swift test`, that queue is not
-/// always drained by the main thread. So: the main thread, or any thread draining the main queue (told by
-/// a queue-specific value set on it once).
-@usableFromInline
-enum MainActorCheck {
-    private static let key: DispatchSpecificKey<UInt8> = {
-        let key = DispatchSpecificKey<UInt8>()
-        DispatchQueue.main.setSpecific(key: key, value: 1)
-        return key
-    }()
-
-    @usableFromInline
-    static var isCurrent: Bool {
-        Thread.isMainThread || DispatchQueue.getSpecific(key: key) == 1
-    }
-}
-
-/// A value handed from one task or actor to another that waits for it, once.
-///
-/// Unchecked `Sendable`: instances, factories' arguments and resolvers cross isolation domains under the
-/// container's own contract, as they do through a ``SynchronizedResolver`` (the container does not make
-/// instances thread-safe; a shared instance used from several tasks must be `Sendable` itself). The
-/// engine hands each value over once: it is written before the receiver resumes and not used by the
-/// sender afterwards. See ARCHITECTURE.md, "Async resolution".
-@usableFromInline
-struct Handoff<Value>: @unchecked Sendable {
-    @usableFromInline let value: Value
-
-    @usableFromInline
-    init(_ value: Value) {
-        self.value = value
     }
 }
