@@ -3,8 +3,15 @@ import Foundation
 extension Container {
     /// Creates every `.container`-scoped registration this container can see that takes no runtime
     /// arguments (and every `.multiton` one without arguments, which is the same), each once: the async
-    /// ones first, then the main-actor ones, then the synchronous ones, each group in registration order.
-    /// So a main-actor or synchronous factory may depend on an async one registered after it.
+    /// ones first, all started at once, then the main-actor ones, then the synchronous ones, each in
+    /// registration order. So a main-actor or synchronous factory may depend on an async one registered
+    /// after it.
+    ///
+    /// The async creations overlap: while one awaits (a file, the network), the others go on, and each
+    /// waits only for the registrations it resolves, so a launch takes about as long as its longest chain
+    /// of dependent creations. They take turns in one isolation, never run in parallel: the caller's, or
+    /// one of their own when the caller has none. A factory may therefore use the container it captured
+    /// as it would during a `resolveAsync`.
     ///
     /// Call it at launch, so that synchronous code can resolve services whose factories are asynchronous:
     ///
@@ -54,8 +61,61 @@ extension Container {
             }
             return
         }
-        for (key, entry) in entries {
+        let asynchronous = entries.prefix { $0.1.value.isolation == .async }
+        try await createTogether(Array(asynchronous))
+        for (key, entry) in entries.dropFirst(asynchronous.count) {
             _ = try await entry.value.resolveAsTopLevel(as: key, in: self)
         }
     }
+
+    /// Creates `entries` (async registrations without arguments) as overlapping top-level resolves, each in
+    /// a child task isolated to `isolation`, or, when the caller has none, to an actor of their own: they
+    /// take turns at their suspension points and never run in parallel. Waits for all of them; throws the
+    /// first failure met.
+    private func createTogether(
+        _ entries: [(ServiceKey, Handoff<any AnyServiceEntry>)],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(DIError) {
+        guard entries.count > 1 else {
+            for (key, entry) in entries {
+                try await entry.value.resolveAsTopLevel(as: key, in: self)
+            }
+            return
+        }
+        let lane: any Actor = isolation ?? WarmUpLane()
+        let failure = await withTaskGroup(of: DIError?.self) { group -> DIError? in
+            for (key, entry) in entries {
+                // The container crosses into the child tasks, which run one at a time on `lane`.
+                let work = Handoff((self, key, entry.value))
+                group.addTask {
+                    await Self.create(work, on: lane)
+                }
+            }
+            var first: DIError?
+            for await failure in group where first == nil {
+                first = failure
+            }
+            return first
+        }
+        if let failure {
+            throw failure
+        }
+    }
+
+    /// Creates the registration `work` names, isolated to `lane`; returns its failure, if any.
+    private static func create(
+        _ work: Handoff<(Container, ServiceKey, any AnyServiceEntry)>,
+        on lane: isolated any Actor
+    ) async -> DIError? {
+        let (container, key, entry) = work.value
+        do {
+            try await entry.resolveAsTopLevel(as: key, in: container)
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
+
+/// The isolation in which `warmUp()` overlaps its async creations when its caller has none.
+private actor WarmUpLane {}
