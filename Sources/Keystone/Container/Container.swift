@@ -66,7 +66,7 @@ public final class Container {
         self.parent = parent
         self.defaultObjectScope = defaultObjectScope
         self.hierarchy = parent?.hierarchy ?? Hierarchy()
-        self.token = ContainerToken(hierarchy: hierarchy)
+        self.token = ContainerToken(hierarchy: hierarchy, depth: parent.map { $0.token.depth + 1 } ?? 0)
         for behavior in behaviors {
             addBehavior(behavior)
         }

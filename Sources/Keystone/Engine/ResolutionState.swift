@@ -84,6 +84,8 @@ final class ResolutionState {
         /// `outer.count`, which ``ResolutionState/push(_:as:arguments:isUnique:)`` adds to the depth of
         /// the frames.
         @usableFromInline var outerDepth = 0
+        /// For each of `outer`, the depth of the container that keeps its instance, if one does.
+        var outerHolders: [Int?] = []
         /// The profile being recorded, if any (``Container/profilingCreations(_:)``): read by `create`
         /// before each factory runs, in this unchecked value so that the read costs a load.
         @usableFromInline var profiler: CreationProfiler?
@@ -186,18 +188,21 @@ final class ResolutionState {
     /// creations, unless a call is already in flight, which already has them.
     func afterPath<T, Failure: Error>(
         _ keys: [ServiceKey],
+        holders: [Int?],
         inCreation record: Int?,
         _ body: () throws(Failure) -> T
     ) throws(Failure) -> T {
         guard calls == 0 else { return try body() }
-        let saved = (call.outer, call.profileParent)
+        let saved = (call.outer, call.outerHolders, call.profileParent)
         call.outer = keys
         call.outerDepth = keys.count
+        call.outerHolders = holders
         call.profileParent = record
         defer {
             call.outer = saved.0
             call.outerDepth = saved.0.count
-            call.profileParent = saved.1
+            call.outerHolders = saved.1
+            call.profileParent = saved.2
         }
         return try body()
     }

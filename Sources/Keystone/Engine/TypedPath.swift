@@ -17,7 +17,7 @@ extension Container {
     ) throws(DIError) -> Service {
         let observation = prepareToResolve()
         let found = lookup(key)
-        if observation != .inspecting, case .registered(let object, _) = found {
+        if observation == .none || observation == .counting, case .registered(let object, _) = found {
             // `.registered` comes only from a slot registered directly under `key`, whose service type is
             // `Service`: the entry is a `ServiceEntry<Service>` (see ARCHITECTURE.md). Unchecked, the cast
             // needs no generic metadata lookup where this code is not specialized (`inject` row: 3,958 to
@@ -57,6 +57,7 @@ extension Container {
         case .registered(let object, _):
             let entry = object as! ServiceEntry<Service>
             noteResolution(of: entry, as: key)
+            checkScope(of: entry, as: key)
             return try hierarchy.state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
         case .forwarded:
             // The slot says which entry the key is forwarded to.
@@ -96,6 +97,7 @@ extension Container {
     ) throws(DIError) -> Service {
         let state = hierarchy.state
         noteResolution(of: entry, as: key)
+        checkScope(of: entry, as: key)
         let instance = try state.withCall { () throws(DIError) in
             try entry.resolveForwarded(as: key, arguments: arguments, state: state, resolver: resolver)
         }

@@ -9,8 +9,13 @@
 final class ContainerToken {
     unowned var container: Container?
     let hierarchy: Hierarchy
+    /// How far below the root of its hierarchy the container is: 0 for the root, 1 for its children.
+    /// A registration of a deeper container is one a shallower container's instances must not keep
+    /// (`Container.validatesScopes`).
+    let depth: Int
 
-    init(hierarchy: Hierarchy) {
+    init(hierarchy: Hierarchy, depth: Int) {
         self.hierarchy = hierarchy
+        self.depth = depth
     }
 }

@@ -26,9 +26,15 @@ final class Hierarchy: @unchecked Sendable {
         didSet { needsAttention = isObserved }
     }
 
-    /// Whether resolves must take the typed path, which counts them or records them.
+    /// Whether a resolve that would let an instance a container keeps capture a registration of a
+    /// container below it fails (``Container/validatesScopes``).
+    var validatesScopes = false {
+        didSet { needsAttention = isObserved }
+    }
+
+    /// Whether resolves must take the typed path, which counts them, records them or checks their scopes.
     var isObserved: Bool {
-        isInspecting || countsResolutions
+        isInspecting || countsResolutions || validatesScopes
     }
     /// Set by ``Registry`` once one of its services in the hierarchy has the `.lazy` lifecycle: until then
     /// the property wrappers skip looking up their service's lifecycle (`@Inject` row).
@@ -56,6 +62,8 @@ final class Hierarchy: @unchecked Sendable {
         case counting
         /// Recorded by `verify()` or `dependencyGraph()`, which need the typed path.
         case inspecting
+        /// Checked for captive dependencies (``Container/validatesScopes``) on the typed path.
+        case validating
     }
 
     /// What a resolve does when ``needsAttention`` is set, before its lookup: says how the resolve is
@@ -64,6 +72,6 @@ final class Hierarchy: @unchecked Sendable {
     func attend() -> Observation {
         // Read as `needsAttention` is: by a thread that holds the lock, or the one an unsynchronized
         // container is confined to; every write happens under the lock.
-        isInspecting ? .inspecting : countsResolutions ? .counting : .none
+        isInspecting ? .inspecting : validatesScopes ? .validating : countsResolutions ? .counting : .none
     }
 }

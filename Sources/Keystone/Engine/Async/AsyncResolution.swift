@@ -28,6 +28,9 @@ final class AsyncResolution: Sendable {
         let factory: ObjectIdentifier?
         let key: ServiceKey
         let arguments: Handoff<Any>
+        /// The depth of the container that keeps its instance (`.container`, `.multiton`), if one does:
+        /// what the scope check compares (``Container/validatesScopes``).
+        let holderDepth: Int?
     }
 
     /// The resolution whose factory this task runs, for what has no resolver to go through (`warmUp()`,
@@ -139,7 +142,8 @@ final class AsyncResolution: Sendable {
                     entry: ObjectIdentifier(entry),
                     factory: (entry.argumentFactory as? any IsolatedFactory)?.identity,
                     key: key,
-                    arguments: Handoff(arguments)
+                    arguments: Handoff(arguments),
+                    holderDepth: entry.keepsOneInstanceWithoutArguments ? entry.owner?.depth : nil
                 )
             ],
             creation: flight ?? creation,

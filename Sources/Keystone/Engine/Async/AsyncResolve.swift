@@ -251,6 +251,11 @@ extension Container {
             return .onMainActor
         case .async:
             noteResolution(of: entry, as: key)
+            if hierarchy.isInspecting || hierarchy.validatesScopes {
+                // A captive dependency found here fails the calls of `context` (`withEngine`); this
+                // resolve goes on, as a synchronous one does.
+                _ = try? withEngine(in: context) { (_) in checkScope(of: entry, as: key) }
+            }
             if entry.kind == .container, let instance = entry.instance {
                 return .done(Handoff(instance))
             }
@@ -292,28 +297,33 @@ extension Container {
     }
 
     /// Runs `body` on the synchronous engine, inside the asynchronous resolution `context`, as one call: in
-    /// its graph, and with `path` (by default the keys `context` is creating) ahead of the engine's
-    /// frames, in the paths of errors and in the depth limit. A cycle or runaway depth the engine finds
-    /// fails `context`'s calls too, even if a factory tolerates it. The caller holds the lock.
+    /// its graph, and with the registrations `context` is creating (all, or all but the last with
+    /// `outsideLast`) ahead of the engine's frames, in the paths of errors, the depth limit and the
+    /// scope check. A cycle, runaway depth or captive dependency the engine finds fails `context`'s calls
+    /// too, even if a factory tolerates it. The caller holds the lock.
     ///
     /// This is how the asynchronous path uses the engine's rules (reading and keeping instances, cycles
     /// and depth, `initCompleted`, completions, drops) rather than copies of them.
     func withEngine<T>(
         in context: AsyncResolution,
-        path: [ServiceKey]? = nil,
+        outsideLast: Bool = false,
         _ body: (ResolutionState) throws(DIError) -> T
     ) throws(DIError) -> T {
         let state = hierarchy.state
+        let steps = outsideLast ? context.path.dropLast() : context.path[...]
         do {
             return try state.inGraph(GraphIdentifier(record: context.graph)) { () throws(DIError) -> T in
-                let creation = context.profile?.record
-                return try state.afterPath(path ?? context.keys, inCreation: creation) { () throws(DIError) -> T in
+                try state.afterPath(
+                    steps.map(\.key),
+                    holders: steps.map(\.holderDepth),
+                    inCreation: context.profile?.record
+                ) { () throws(DIError) -> T in
                     try state.withCall { () throws(DIError) -> T in try body(state) }
                 }
             }
         } catch {
             switch error {
-            case .circularDependency, .depthLimitExceeded:
+            case .circularDependency, .depthLimitExceeded, .captiveDependency:
                 context.recordFailure(error)
             default:
                 break
@@ -456,7 +466,7 @@ extension ServiceEntry {
         }
         // The creation ends as a synchronous one does, in the engine.
         return try container.hierarchy.withLock { () throws(DIError) -> Service in
-            try container.withEngine(in: context, path: outer) { (state) throws(DIError) -> Service in
+            try container.withEngine(in: context, outsideLast: true) { (state) throws(DIError) -> Service in
                 try state.adopt(
                     made,
                     of: self,
