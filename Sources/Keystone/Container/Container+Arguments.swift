@@ -4,7 +4,7 @@
 //
 // Forced inline: specialized for a pack of two or more types, `register` is otherwise left out of line in
 // a large caller, and the closure below then calls the user's factory through a pack-convention thunk on
-// every resolve instead of having it inlined (measured: about 150 instructions per resolve).
+// every resolve instead of having it inlined (`three-arguments` row: about 10% more instructions).
 
 extension Container {
     /// Registers how to make `serviceType` from one or more runtime arguments, passed by

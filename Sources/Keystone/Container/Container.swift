@@ -33,7 +33,7 @@ public final class Container {
     /// the hierarchy's lock.
     @usableFromInline let table = RegistrationTable()
     /// Changed and read under the hierarchy's lock only, in single statements: no dynamic exclusivity
-    /// checks (`register` row: 31 instructions with them).
+    /// checks (`register` row: 1.5% more instructions with them).
     @exclusivity(unchecked) private var behaviors: [any Behavior] = []
     /// What entries hold to reach this container: a weak reference would give the container a side
     /// table, and every retain and release of it would then take the slow path.

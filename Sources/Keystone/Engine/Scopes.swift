@@ -257,8 +257,8 @@ extension ServiceEntry {
     @usableFromInline
     func discardInstance() {
         // Only what exists is touched: an entry without instances (`inObjectScope` on a new registration)
-        // then costs no generic metadata lookup for `Service?` (app launch: 240,000 instructions of
-        // 1,480,000 in building its container).
+        // then costs no generic metadata lookup for `Service?` (`app-launch` row: 16% of its instructions
+        // went to these lookups).
         if let cache {
             // A creation in flight started at another generation does not keep its instance.
             cache.generation &+= 1

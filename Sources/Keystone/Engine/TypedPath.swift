@@ -20,8 +20,8 @@ extension Container {
         if observation == .none || observation == .counting, case .registered(let object, _) = found {
             // `.registered` comes only from a slot registered directly under `key`, whose service type is
             // `Service`: the entry is a `ServiceEntry<Service>` (see ARCHITECTURE.md). Unchecked, the cast
-            // needs no generic metadata lookup where this code is not specialized (`inject` row: 3,958 to
-            // 3,608 instructions; `counted-typed` 592 to 555).
+            // needs no generic metadata lookup where this code is not specialized (`inject` row 9% and
+            // `counted-typed` row 6% fewer instructions).
             let entry = unsafeDowncast(object, to: ServiceEntry<Service>.self)
             if observation == .counting {
                 entry.resolutionCount &+= 1

@@ -99,7 +99,7 @@ final class FrontContext: Sendable {
             switch scope {
             case .global:
                 // The typed path: this code is not specialized for `Service`, and the erased attempt of
-                // the `Resolver` overloads costs more unspecialized (`inject` row: 4,752 to 3,944).
+                // the `Resolver` overloads costs more unspecialized (`inject` row: 17% fewer instructions).
                 try resolver.resolveTyped(serviceType, name: name)
             case .unique:
                 try resolveNew(serviceType, name: name)

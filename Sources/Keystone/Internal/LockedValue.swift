@@ -1,7 +1,8 @@
 import Foundation
 
-/// A value behind a lock, reached only through ``withLock(_:)``.
-final class LockedValue<Value>: @unchecked Sendable {
+/// A `Sendable` value behind a lock, reached only through ``withLock(_:)``: the lock makes its changes
+/// atomic; the value itself must be safe to hand between threads.
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `withLock`, under `lock`.
 
     private let lock = NSLock()

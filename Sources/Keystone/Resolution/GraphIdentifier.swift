@@ -61,7 +61,9 @@ final class GraphRecord: Sendable {
         init(_ object: AnyObject) { self.object = object }
     }
 
-    private let instances = LockedValue<[UInt64: Reference]>([:])
+    /// The instances, each in a `Handoff`: a graph identifier is `Sendable`, so whoever resolves in the
+    /// graph, from any thread, may get them, under the container's contract for instances.
+    private let instances = LockedValue<[UInt64: Handoff<Reference>]>([:])
     /// How many asynchronous top-level calls resolve in this graph now: while one does, its instances
     /// stay strong between its sub-resolves (``weakenAll()`` waits for the last one to end).
     private let holders = LockedValue(0)
@@ -81,7 +83,7 @@ final class GraphRecord: Sendable {
     /// The instance the registration with record key `key` has in this graph, if it is still alive.
     func instance(for key: UInt64) -> Any? {
         instances.withLock { instances in
-            switch instances[key] {
+            switch instances[key]?.value {
             case .strong(let value): value
             case .weak(let reference): reference.object
             case nil: nil
@@ -91,13 +93,13 @@ final class GraphRecord: Sendable {
 
     /// Keeps `instance` strongly until ``weakenAll()``.
     func store(_ instance: Any, for key: UInt64) {
-        instances.withLock { $0[key] = .strong(instance) }
+        instances.withLock { $0[key] = Handoff(.strong(instance)) }
     }
 
     /// Remembers `instance` weakly; value types are not remembered.
     func remember(_ instance: Any, for key: UInt64) {
         guard let object = WeakStorage.referenceIfClass(instance) else { return }
-        instances.withLock { $0[key] = .weak(WeakReference(object)) }
+        instances.withLock { $0[key] = Handoff(.weak(WeakReference(object))) }
     }
 
     /// Forgets the instance of the registration with record key `key` (it did not complete).
@@ -131,11 +133,11 @@ final class GraphRecord: Sendable {
         let released = instances.withLock { instances -> [Reference] in
             var released: [Reference] = []
             for (key, reference) in instances {
-                switch reference {
+                switch reference.value {
                 case .strong(let value):
-                    released.append(reference)
+                    released.append(reference.value)
                     if let object = WeakStorage.referenceIfClass(value) {
-                        instances[key] = .weak(WeakReference(object))
+                        instances[key] = Handoff(.weak(WeakReference(object)))
                     } else {
                         instances[key] = nil
                     }
