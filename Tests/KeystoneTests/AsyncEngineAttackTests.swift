@@ -366,6 +366,64 @@ struct AsyncEngineAttackTests {
         #expect(container.resolve(AKLeaf.self) != nil, "the new resolve's instance is kept")
     }
 
+    @Test func aDroppedCreationStillCompletesItsBackReferenceForItsWaiters() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        let runs = AKSerials()
+        let disposed = AKSerialLog()
+        container.registerAsync(AKParent.self) { _ in
+            let serial = runs.next()
+            if serial == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return AKParent(serial: serial)
+        }
+        .inObjectScope(.container)
+        .initCompleted { r, parent in parent.child = try r.resolveThrows(AKChild.self) }
+        .onDispose { parent in disposed.add(parent.serial) }
+        container.register(AKChild.self) { r in AKChild(parent: try r.resolveThrows(AKParent.self)) }
+        let view = container.synchronize()
+        let pending = Task { try await view.resolveAsync(AKParent.self) }
+        await entered.wait()
+        container.resetObjectScope(.container)
+        release.open()
+        // API §10: the waiter still gets its instance; the back-reference works as without the drop.
+        let parent = try await pending.value
+        #expect(parent.child?.parent === parent)
+        #expect(disposed.all == [1])
+        let next = try await view.resolveAsync(AKParent.self)
+        #expect(next.serial == 2)
+        #expect(next.child?.parent === next)
+    }
+
+    @Test func aDroppedMultitonCreationStillCompletesItsBackReferenceForItsWaiters() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        let runs = AKSerials()
+        container.registerAsync(AKParent.self) { (_, id: Int) in
+            if runs.next() == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return AKParent(serial: id)
+        }
+        .inObjectScope(.multiton)
+        .initCompleted { r, parent in parent.child = try r.resolveThrows(AKChild.self, argument: parent.serial) }
+        container.register(AKChild.self) { (r, id: Int) in
+            AKChild(parent: try r.resolveThrows(AKParent.self, argument: id))
+        }
+        let view = container.synchronize()
+        let pending = Task { try await view.resolveAsync(AKParent.self, argument: 9) }
+        await entered.wait()
+        try container.dispose()
+        release.open()
+        let parent = try await pending.value
+        #expect(parent.child?.parent === parent)
+    }
+
     @Test func removeAllWhileAnAsyncContainerCreationIsInFlight() async throws {
         let container = Container()
         let entered = Gate()
@@ -1156,6 +1214,33 @@ struct AsyncEngineAttackTests {
         let two = try await view.resolveAsync(AKLeaf.self)
         #expect(two !== one)
         #expect(made.count == 2)
+    }
+
+    @Test func resetOfACustomScopeWhileItsAsyncFactoryIsSuspendedKeepsNothingFromBeforeTheReset() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        let made = AKSerials()
+        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
+        container.registerAsync(AKLeaf.self) { _ in
+            let serial = made.next()
+            if serial == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return AKLeaf(serial: serial)
+        }
+        .inObjectScope(session)
+        let view = container.synchronize()
+        let pending = Task { try await view.resolveAsync(AKLeaf.self) }
+        await entered.wait()
+        // Logout while the old session's instance is still being made.
+        container.resetObjectScope(session)
+        release.open()
+        #expect(try await pending.value.serial == 1)
+        // ARCHITECTURE.md, Invariants: "A creation in flight whose scope is dropped ... keeps nothing".
+        let next = try await view.resolveAsync(AKLeaf.self)
+        #expect(next.serial == 2, "the instance made for the scope before its reset was kept after it")
     }
 
     // MARK: - Tasks, cancellation, captured containers, deinit
