@@ -424,6 +424,98 @@ struct AsyncEngineAttackTests {
         #expect(parent.child?.parent === parent)
     }
 
+    @Test func aSynchronousContainerCreationDroppedByItsOwnFactoryStillCompletesItsBackReference() throws {
+        // The same rule on the synchronous path (`complete` is shared): the factory drops its own scope.
+        let container = Container()
+        nonisolated(unsafe) let resetting = container
+        let runs = AKSerials()
+        container.register(AKParent.self) { _ in
+            let serial = runs.next()
+            if serial == 1 { resetting.resetObjectScope(.container) }
+            return AKParent(serial: serial)
+        }
+        .inObjectScope(.container)
+        .initCompleted { r, parent in parent.child = try r.resolveThrows(AKChild.self) }
+        container.register(AKChild.self) { r in AKChild(parent: try r.resolveThrows(AKParent.self)) }
+        let parent = try container.resolveThrows(AKParent.self)
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test func anAsyncContainerServiceOfAParentResolvedFromParentAndChildConcurrentlyIsMadeOnce() async throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        let runs = AKSerials()
+        let release = Gate()
+        parent.registerAsync(AKLeaf.self) { _ in
+            let serial = runs.next()
+            await release.wait()
+            return AKLeaf(serial: serial)
+        }
+        .inObjectScope(.container)
+        let parentView = parent.synchronize()
+        let childView = child.synchronize()
+        let tasks = (0..<6).map { index in
+            Task { try await (index % 2 == 0 ? parentView : childView).resolveAsync(AKLeaf.self) }
+        }
+        await akEventually { parent.waitersOnCreationsInFlight() >= 6 || runs.count > 1 }
+        release.open()
+        var ids: Set<ObjectIdentifier> = []
+        for task in tasks { ids.insert(ObjectIdentifier(try await task.value)) }
+        #expect(ids.count == 1)
+        #expect(runs.count == 1)
+        #expect(parent.resolve(AKLeaf.self) != nil)
+    }
+
+    @Test func disposingAChildWhileItsParentsAsyncCreationIsInFlightLeavesTheParentsInstance() async throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        let entered = Gate()
+        let release = Gate()
+        let runs = AKSerials()
+        let disposed = AKSerialLog()
+        registerGatedLeaf(in: parent, entered: entered, release: release, runs: runs, disposed: disposed)
+        let childView = child.synchronize()
+        let pending = Task { try await childView.resolveAsync(AKLeaf.self) }
+        await entered.wait()
+        try child.dispose()
+        nonisolated(unsafe) let disposable = child
+        try await disposable.disposeAsync()
+        release.open()
+        let leaf = try await pending.value
+        #expect(disposed.all.isEmpty, "a child disposes only its own instances (API §10)")
+        #expect(parent.resolve(AKLeaf.self) === leaf)
+    }
+
+    @Test func disposeThenResolveWhileTheOldCreationIsInFlightDoesNotGetTheDisposedInstance() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        let runs = AKSerials()
+        let disposed = AKSerialLog()
+        registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
+        let view = container.synchronize()
+        let first = Task { try await view.resolveAsync(AKLeaf.self) }
+        await entered.wait()
+        try container.dispose()
+        // API §10, dispose(): "later resolves create new instances".
+        let second = Task { try await view.resolveAsync(AKLeaf.self) }
+        await akEventually { runs.count >= 2 || container.waitersOnCreationsInFlight() >= 2 }
+        release.open()
+        _ = try await first.value
+        let secondLeaf = try await second.value
+        #expect(!disposed.all.contains(secondLeaf.serial), "a resolve made after dispose() got a disposed instance")
+    }
+
+    @Test func warmUpCompletesAnAsyncContainerBackReference() async throws {
+        let container = Container()
+        let runs = AKSerials()
+        registerContainerBackReference(in: container, runs: runs)
+        try await container.warmUp()
+        let parent = try #require(container.resolve(AKParent.self))
+        #expect(parent.child?.parent === parent)
+        #expect(runs.count == 1)
+    }
+
     @Test func removeAllWhileAnAsyncContainerCreationIsInFlight() async throws {
         let container = Container()
         let entered = Gate()
