@@ -943,6 +943,71 @@ struct AsyncEngineAttackTests {
         }
     }
 
+    @Test func aKeptAsyncMultitonInstanceAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
+        // A kept instance needs no creation: the synchronous engine returns it without a frame, at any depth.
+        func build(async: Bool) async throws -> Container {
+            let container = Container()
+            let count = ResolutionState.maximumDepth
+            // Links "0" ..< "\(count)"; the last one is registered again below to resolve the kept instance.
+            registerChain(in: container, count: count, asyncCount: async ? count : 0)
+            if async {
+                container.registerAsync(AKNode.self, name: "\(count - 1)") { r in
+                    AKNode(next: try await r.resolveAsync(AKNode.self, name: "kept", argument: 1))
+                }
+                container.registerAsync(AKNode.self, name: "kept") { (_, _: Int) in AKNode(next: nil) }
+                    .inObjectScope(.multiton)
+                _ = try await container.resolveAsync(AKNode.self, name: "kept", argument: 1)
+            } else {
+                container.register(AKNode.self, name: "\(count - 1)") { r in
+                    AKNode(next: try r.resolveThrows(AKNode.self, name: "kept", argument: 1))
+                }
+                container.register(AKNode.self, name: "kept") { (_, _: Int) in AKNode(next: nil) }
+                    .inObjectScope(.multiton)
+                _ = try container.resolveThrows(AKNode.self, name: "kept", argument: 1)
+            }
+            return container
+        }
+        let sync = try await build(async: false)
+        #expect(throws: Never.self) { try sync.resolveThrows(AKNode.self, name: "0") }
+        let async = try await build(async: true)
+        await #expect(throws: Never.self) { try await async.resolveAsync(AKNode.self, name: "0") }
+        await #expect(throws: Never.self) { try await async.synchronize().resolveAsync(AKNode.self, name: "0") }
+    }
+
+    @Test func anAsyncGraphInstanceAlreadyInTheGraphAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
+        // "top" resolves the .graph "shared" first, then the chain "0" ..< "200", whose last link resolves
+        // "shared" again at the limit: an instance of the graph, no creation.
+        func build(async: Bool) -> Container {
+            let container = Container()
+            let count = ResolutionState.maximumDepth - 1
+            registerChain(in: container, count: count, asyncCount: async ? count : 0)
+            if async {
+                container.registerAsync(AKLeaf.self, name: "shared") { _ in AKLeaf() }
+                container.registerAsync(AKNode.self, name: "\(count - 1)") { r in
+                    _ = try await r.resolveAsync(AKLeaf.self, name: "shared")
+                    return AKNode(next: nil)
+                }
+                container.registerAsync(AKNode.self, name: "top") { r in
+                    _ = try await r.resolveAsync(AKLeaf.self, name: "shared")
+                    return AKNode(next: try await r.resolveAsync(AKNode.self, name: "0"))
+                }
+            } else {
+                container.register(AKLeaf.self, name: "shared") { _ in AKLeaf() }
+                container.register(AKNode.self, name: "\(count - 1)") { r in
+                    _ = try r.resolveThrows(AKLeaf.self, name: "shared")
+                    return AKNode(next: nil)
+                }
+                container.register(AKNode.self, name: "top") { r in
+                    _ = try r.resolveThrows(AKLeaf.self, name: "shared")
+                    return AKNode(next: try r.resolveThrows(AKNode.self, name: "0"))
+                }
+            }
+            return container
+        }
+        #expect(throws: Never.self) { try build(async: false).resolveThrows(AKNode.self, name: "top") }
+        await #expect(throws: Never.self) { try await build(async: true).resolveAsync(AKNode.self, name: "top") }
+    }
+
     @Test(arguments: [(10, 0), (10, 5), (10, 9), (10, 10)])
     func factoryFailedDeepInsideListsThePathOnce(count: Int, asyncCount: Int) async throws {
         for scope in [ObjectScope.transient, .container] {
