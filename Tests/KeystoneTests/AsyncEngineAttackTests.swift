@@ -1082,9 +1082,13 @@ struct AsyncEngineAttackTests {
         container.registerAsync(AKNode.self, name: "1") { r in
             AKNode(next: try await r.resolveAsync(AKNode.self, name: "2"))
         }
-        container.register(AKNode.self, name: "2", mainActorFactory: { r in
-            (try? r.resolveThrows(AKNode.self, name: "3")) ?? AKNode(next: nil)
-        })
+        container.register(
+            AKNode.self,
+            name: "2",
+            mainActorFactory: { r in
+                (try? r.resolveThrows(AKNode.self, name: "3")) ?? AKNode(next: nil)
+            }
+        )
         container.register(AKNode.self, name: "3") { r in
             _ = try r.resolveThrows(AKLeaf.self, name: "missing")
             return AKNode(next: nil)
@@ -1128,7 +1132,9 @@ struct AsyncEngineAttackTests {
             return container
         }
         let sync = try #require(throws: DIError.self) { try build(async: false).resolveThrows(AKNode.self, name: "0") }
-        let plain = await #expect(throws: DIError.self) { try await build(async: true).resolveAsync(AKNode.self, name: "0") }
+        let plain = await #expect(throws: DIError.self) {
+            try await build(async: true).resolveAsync(AKNode.self, name: "0")
+        }
         let viewed = await #expect(throws: DIError.self) {
             try await build(async: true).synchronize().resolveAsync(AKNode.self, name: "0")
         }
@@ -1150,19 +1156,32 @@ struct AsyncEngineAttackTests {
         container.registerAsync(AKNode.self, name: "same") { (r, n: Int, label: String) in
             AKNode(next: try await r.resolveAsync(AKNode.self, name: "same", arguments: n, label))
         }
-        let same = ServiceKey(serviceType: AKNode.self, name: "same", argumentsType: (Int, String).self, argumentCount: 2)
+        let same = ServiceKey(
+            serviceType: AKNode.self,
+            name: "same",
+            argumentsType: (Int, String).self,
+            argumentCount: 2
+        )
         await #expect(throws: DIError.circularDependency(path: [same, same])) {
             try await container.resolveAsync(AKNode.self, name: "same", arguments: 1, "b")
         }
         // Not Equatable: compared bitwise.
         container.registerAsync(AKNode.self, name: "box") { (r, box: AKCountdown) in
-            AKNode(next: box.n > 0 ? try await r.resolveAsync(AKNode.self, name: "box", argument: AKCountdown(n: box.n - 1)) : nil)
+            AKNode(
+                next: box.n > 0
+                    ? try await r.resolveAsync(AKNode.self, name: "box", argument: AKCountdown(n: box.n - 1)) : nil
+            )
         }
         _ = try await container.resolveAsync(AKNode.self, name: "box", argument: AKCountdown(n: 6))
         container.registerAsync(AKNode.self, name: "stuck") { (r, box: AKCountdown) in
             AKNode(next: try await r.resolveAsync(AKNode.self, name: "stuck", argument: box))
         }
-        let stuck = ServiceKey(serviceType: AKNode.self, name: "stuck", argumentsType: AKCountdown.self, argumentCount: 1)
+        let stuck = ServiceKey(
+            serviceType: AKNode.self,
+            name: "stuck",
+            argumentsType: AKCountdown.self,
+            argumentCount: 1
+        )
         await #expect(throws: DIError.circularDependency(path: [stuck, stuck])) {
             try await container.resolveAsync(AKNode.self, name: "stuck", argument: AKCountdown(n: 2))
         }
@@ -1190,7 +1209,9 @@ struct AsyncEngineAttackTests {
         }
         let sync = try #require(throws: DIError.self) { try build(async: false).resolveThrows(AKAlpha.self) }
         let plain = await #expect(throws: DIError.self) { try await build(async: true).resolveAsync(AKAlpha.self) }
-        let viewed = await #expect(throws: DIError.self) { try await build(async: true).synchronize().resolveAsync(AKAlpha.self) }
+        let viewed = await #expect(throws: DIError.self) {
+            try await build(async: true).synchronize().resolveAsync(AKAlpha.self)
+        }
         guard case .circularDependency = sync else {
             Issue.record("expected a cycle, got \(sync)")
             return
@@ -1229,8 +1250,12 @@ struct AsyncEngineAttackTests {
             return container
         }
         for throwing in [false, true] {
-            let sync = try #require(throws: DIError.self) { try build(async: false, throwing: throwing).resolveThrows(AKLeaf.self) }
-            let plain = await #expect(throws: DIError.self) { try await build(async: true, throwing: throwing).resolveAsync(AKLeaf.self) }
+            let sync = try #require(throws: DIError.self) {
+                try build(async: false, throwing: throwing).resolveThrows(AKLeaf.self)
+            }
+            let plain = await #expect(throws: DIError.self) {
+                try await build(async: true, throwing: throwing).resolveAsync(AKLeaf.self)
+            }
             let viewed = await #expect(throws: DIError.self) {
                 try await build(async: true, throwing: throwing).synchronize().resolveAsync(AKLeaf.self)
             }
@@ -1333,7 +1358,7 @@ struct AsyncEngineAttackTests {
         #expect(again === held)
         #expect(container.resolve(AKLeaf.self) === held, "a sync resolve returns the weak instance held")
         #expect(made.count == 1)
-        weak var observed = held
+        weak let observed = held
         held = nil
         _ = again
         #expect(observed != nil)

@@ -173,7 +173,11 @@ extension ResolutionState {
                 pop()
                 return existing
             }
-            store(made, in: entry, tainted: frames[index].tainted || frames[index].dropped)
+            // Even if its scope was dropped while the factory ran, unless a newer creation filled it: its
+            // `initCompleted` actions may resolve it back. It is taken back below.
+            if !frames[index].dropped || isEmpty(entry) {
+                store(made, in: entry, tainted: frames[index].tainted)
+            }
         }
         frames[index].produced = true
         if entry.hasInitCompletedActions,
@@ -185,11 +189,13 @@ extension ResolutionState {
         entry.activeFrames &-= 1
         let dropped = frames[index].dropped
         pop()
-        if keep {
-            numberCompletion(of: entry)
-        }
         if dropped {
+            if keep {
+                takeBack(made, of: entry)
+            }
             disposeDropped(made, of: entry)
+        } else if keep {
+            numberCompletion(of: entry)
         }
         return made
     }

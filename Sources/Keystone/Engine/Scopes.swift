@@ -165,6 +165,54 @@ extension ResolutionState {
         }
     }
 
+    /// Whether the scope of `entry` holds no instance now (for `.multiton`, for the arguments in flight).
+    @usableFromInline
+    func isEmpty<Service>(_ entry: ServiceEntry<Service>) -> Bool {
+        switch entry.kind {
+        case .multiton:
+            entry.instance(forArguments: multitonKeys[multitonKeys.count - 1]) == nil
+        case .transient, .graph, .container, .weak, .custom:
+            existingInstance(of: entry) == nil
+        }
+    }
+
+    /// Takes back from the scope of `entry` the instance `made`, kept only so that its `initCompleted`
+    /// actions could find it: the scope was dropped while its factory ran. Whatever the scope holds
+    /// instead is left alone.
+    @usableFromInline
+    func takeBack<Service>(_ made: Service, of entry: ServiceEntry<Service>) {
+        switch entry.kind {
+        case .container:
+            if let kept = entry.instance, isSame(kept, made) {
+                entry.instance = nil
+            }
+        case .multiton:
+            let identity = multitonKeys[multitonKeys.count - 1]
+            if let kept = entry.instance(forArguments: identity), isSame(kept, made) {
+                entry.cache?.byArguments[identity] = nil
+            }
+        case .weak:
+            if let kept = entry.weakObject as? Service, isSame(kept, made) {
+                entry.weakObject = nil
+            }
+        case .custom:
+            if let graph = currentGraph(), let kept = entry.customStorage().instance(inGraph: graph) as? Service,
+                isSame(kept, made)
+            {
+                entry.customStorage().setInstance(nil, inGraph: graph)
+            }
+        case .transient, .graph:
+            break
+        }
+    }
+
+    /// Whether `kept` is `made`: the same object, or, for a value, whatever is kept (values have no
+    /// identity to tell them apart).
+    private func isSame<Service>(_ kept: Service, _ made: Service) -> Bool {
+        guard isReference(made) else { return true }
+        return (kept as AnyObject) === (made as AnyObject)
+    }
+
     /// Numbers a kept instance of `entry` that has just completed, for `dispose()`: `.container` and
     /// `.multiton` (the instance of the arguments in flight, ``multitonKeys``).
     @inlinable
@@ -288,7 +336,10 @@ extension ServiceEntry {
         // their instances (the generation changes below), and are disposed of when they end.
         let identity = ObjectIdentifier(self)
         let inFlight =
-            owner?.hierarchy.flights.values.filter { $0.shared.entry == identity }.map { flight in
+            owner?.hierarchy.flights.values.filter { flight in
+                // Only those started since the last drop: an earlier drop took the others already.
+                flight.shared.entry == identity && flight.generation == cache?.generation ?? 0
+            }.map { flight in
                 Disposal(awaiting: flight, key: key, handlers: handlers)
             } ?? []
         guard !taken.isEmpty else {

@@ -187,11 +187,28 @@ extension Container {
             }
             return .done(Handoff(try resolveInGraph(key, arguments: arguments, in: context)))
         }
+        return try await carryOut(next, as: key, arguments: arguments, in: context)
+    }
+
+    /// Carries out what ``plan(_:as:arguments:in:)`` decided for a resolve of `key`: suspends where the
+    /// plan says, to run an async factory, wait for a creation in flight or hop to the main actor.
+    nonisolated(nonsending) func carryOut<Service, Arguments>(
+        _ next: AsyncPlan<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        in context: AsyncResolution
+    ) async throws(DIError) -> Service {
         switch next {
         case .done(let instance):
             return instance.value
-        case .create(let entry):
-            return try await entry.value.createAsync(as: key, arguments: arguments, in: self, context: context)
+        case .create(let entry, let generation):
+            return try await entry.value.createAsync(
+                as: key,
+                arguments: arguments,
+                in: self,
+                context: context,
+                generation: generation
+            )
         case .wait(let flight):
             return try await wait(for: flight, key: key, in: context).value as! Service
         case .start(let flight, let entry):
@@ -256,30 +273,35 @@ extension Container {
                 // resolve goes on, as a synchronous one does.
                 _ = try? withEngine(in: context) { (_) in checkScope(of: entry, as: key) }
             }
-            if entry.kind == .container, let instance = entry.instance {
+            // The instance the scope holds first, as the synchronous engine reads it before any frame
+            // (`ResolutionState.resolve`, then `resolveInCall`).
+            if let instance = entry.instance {
                 return .done(Handoff(instance))
             }
-            try checkCycleAndDepth(of: entry, as: key, arguments: arguments, in: context)
-            switch entry.kind {
-            case .container:
-                return try flight(for: entry, as: key, shared: FlightKey(entry: entry, arguments: nil), in: context)
-            case .multiton:
-                // One instance per argument values: one creation in flight per argument values too.
-                let identity = try MultitonKey.of(arguments, key: key)
+            let identity = entry.kind == .multiton ? try MultitonKey.of(arguments, key: key) : nil
+            if let identity {
                 if let kept = entry.instance(forArguments: identity) {
                     return .done(Handoff(kept))
                 }
-                return try flight(
-                    for: entry,
-                    as: key,
-                    shared: FlightKey(entry: entry, arguments: identity),
-                    in: context
-                )
-            case .transient, .graph, .weak, .custom:
-                if let existing = try withEngine(in: context, { state in state.existingInstance(of: entry) }) {
-                    return .done(Handoff(existing))
+            } else if entry.kind != .transient,
+                let existing = try withEngine(in: context, { state in state.existingInstance(of: entry) })
+            {
+                return .done(Handoff(existing))
+            }
+            try checkCycleAndDepth(of: entry, as: key, arguments: arguments, in: context)
+            switch entry.kind {
+            case .container, .multiton:
+                // One creation in flight per registration, and for `.multiton` per argument values.
+                let shared = FlightKey(entry: entry, arguments: identity)
+                return try flight(for: entry, as: key, shared: shared, in: context)
+            case .weak, .custom:
+                // A scope that keeps instances: a creation it drops meanwhile keeps nothing (see `flight`).
+                if entry.cache == nil {
+                    entry.cache = InstanceCache()
                 }
-                return .create(Handoff(entry))
+                return .create(Handoff(entry), generation: entry.cache?.generation)
+            case .transient, .graph:
+                return .create(Handoff(entry), generation: nil)
             }
         }
     }
@@ -377,7 +399,7 @@ enum AsyncPlan<Service> {
     /// Resolved under the lock.
     case done(Handoff<Service>)
     /// An async factory to run in the caller's task.
-    case create(Handoff<ServiceEntry<Service>>)
+    case create(Handoff<ServiceEntry<Service>>, generation: UInt64?)
     /// A `.container` or `.multiton` creation in flight to wait for.
     case wait(SingleFlight)
     /// A `.container` or `.multiton` creation to start, registered in the hierarchy's flights.
@@ -397,8 +419,13 @@ extension ServiceEntry {
         in container: Container,
         context: AsyncResolution
     ) async throws(DIError) -> Handoff<Any> {
-        let own = self.key
-        let instance: Service = try await container.resolveAsync(own, arguments: arguments, in: context)
+        // Planned under the key asked for, as the synchronous engine resolves a forwarded key: that key is
+        // the one on the path and in errors.
+        let next = try container.hierarchy.withLock { () throws(DIError) -> AsyncPlan<Service> in
+            _ = container.prepareToResolve()
+            return try container.plan(self, as: key, arguments: arguments, in: context)
+        }
+        let instance: Service = try await container.carryOut(next, as: key, arguments: arguments, in: context)
         return Handoff(instance)
     }
 
@@ -413,7 +440,8 @@ extension ServiceEntry {
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
-        context: AsyncResolution
+        context: AsyncResolution,
+        generation: UInt64?
     ) async throws(DIError) -> Service {
         try await create(
             as: key,
@@ -427,7 +455,7 @@ extension ServiceEntry {
                 call: nil,
                 profiler: container.profiler
             ),
-            generation: nil
+            generation: generation
         )
     }
 

@@ -11,7 +11,8 @@ extension Container {
         shared: FlightKey,
         in context: AsyncResolution
     ) throws(DIError) -> AsyncPlan<Service> {
-        if let flight = hierarchy.flights[shared] {
+        // A creation started before the scope was dropped keeps nothing: a resolve made since starts anew.
+        if let flight = hierarchy.flights[shared], flight.generation == entry.cache?.generation ?? 0 {
             if let waiter = context.creation {
                 if let loop = flight.pathOfWaits(to: waiter) {
                     let cycle = DIError.circularDependency(path: [waiter.key] + loop.map(\.key) + [waiter.key])
