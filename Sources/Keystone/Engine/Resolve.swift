@@ -167,15 +167,13 @@ extension ResolutionState {
         frame index: Int
     ) throws(DIError) -> Service {
         if keep {
-            if frames[index].reentered, let existing = existingInstance(of: entry) {
-                // The factory resolved this entry again, and that inner resolve stored its instance first.
-                entry.activeFrames &-= 1
-                pop()
-                return existing
-            }
-            // Even if its scope was dropped while the factory ran, unless a newer creation filled it: its
-            // `initCompleted` actions may resolve it back. It is taken back below.
-            if !frames[index].dropped || isEmpty(entry) {
+            if frames[index].reentered || frames[index].dropped {
+                if let existing = storeAfterReentryOrDrop(made, in: entry, frame: index) {
+                    entry.activeFrames &-= 1
+                    pop()
+                    return existing
+                }
+            } else {
                 store(made, in: entry, tainted: frames[index].tainted)
             }
         }
@@ -190,14 +188,31 @@ extension ResolutionState {
         let dropped = frames[index].dropped
         pop()
         if dropped {
-            if keep {
-                takeBack(made, of: entry)
-            }
-            disposeDropped(made, of: entry)
+            endDropped(made, of: entry, kept: keep)
         } else if keep {
             numberCompletion(of: entry)
         }
         return made
+    }
+
+    /// ``complete(_:of:as:resolver:keep:frame:)``'s storing of an instance whose frame is reentered or
+    /// dropped, out of line: returns the instance to hand out instead, if the factory resolved this entry
+    /// again and that inner resolve stored its instance first. An instance whose scope was dropped while
+    /// the factory ran is stored all the same, unless a newer creation filled the scope: its
+    /// `initCompleted` actions may resolve it back; `complete` takes it back afterwards.
+    @usableFromInline
+    func storeAfterReentryOrDrop<Service>(
+        _ made: Service,
+        in entry: ServiceEntry<Service>,
+        frame index: Int
+    ) -> Service? {
+        if frames[index].reentered, let existing = existingInstance(of: entry) {
+            return existing
+        }
+        if !frames[index].dropped || isEmpty(entry) {
+            store(made, in: entry, tainted: frames[index].tainted)
+        }
+        return nil
     }
 
     /// Completes an instance of `entry` that an async factory made, outside any frame: pushes its frame

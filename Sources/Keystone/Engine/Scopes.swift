@@ -246,6 +246,16 @@ extension ResolutionState {
         }
     }
 
+    /// Ends an instance whose scope was dropped while its factory ran: takes it back from its scope if
+    /// it was `kept` there for its `initCompleted` actions, and disposes of it.
+    @usableFromInline
+    func endDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>, kept: Bool) {
+        if kept {
+            takeBack(instance, of: entry)
+        }
+        disposeDropped(instance, of: entry)
+    }
+
     /// Ends an instance whose scope was dropped while its factory ran: it was not kept, so nothing else
     /// will run its synchronous disposal handlers. What they throw goes to the log handler.
     @usableFromInline
