@@ -166,15 +166,23 @@ private func ixCheckInvariants(_ profile: CreationProfile, sourceLocation: Sourc
         let record = records[index]
         #expect(record.selfDuration >= .zero, "record \(index): negative self time", sourceLocation: sourceLocation)
         #expect(
-            record.duration >= record.selfDuration, "record \(index): self time exceeds duration",
-            sourceLocation: sourceLocation)
+            record.duration >= record.selfDuration,
+            "record \(index): self time exceeds duration",
+            sourceLocation: sourceLocation
+        )
         if index > 0 {
             #expect(
                 records[index - 1].start <= record.start,
-                "records \(index - 1) and \(index) are not in start order", sourceLocation: sourceLocation)
+                "records \(index - 1) and \(index) are not in start order",
+                sourceLocation: sourceLocation
+            )
         }
         if let parent = record.parent {
-            #expect(parent < index, "record \(index): parent \(parent) does not precede it", sourceLocation: sourceLocation)
+            #expect(
+                parent < index,
+                "record \(index): parent \(parent) does not precede it",
+                sourceLocation: sourceLocation
+            )
             if parent < index, parent >= 0 {
                 #expect(records[parent].start <= record.start, sourceLocation: sourceLocation)
             }
@@ -288,7 +296,8 @@ struct InsightAttackProfileTests {
             try await container.resolveAsync(IXA.self)
         }
         #expect(
-            profile.records.map(\.key) == [ixKey(IXA.self), ixKey(IXB.self), ixKey(IXC.self), ixKey(IXD.self)])
+            profile.records.map(\.key) == [ixKey(IXA.self), ixKey(IXB.self), ixKey(IXC.self), ixKey(IXD.self)]
+        )
         #expect(profile.records.map(\.parent) == [nil, 0, 1, 2])
         ixCheckInvariants(profile)
         #expect(profile.records[0].duration >= profile.records[1].duration)
@@ -353,12 +362,13 @@ struct InsightAttackProfileTests {
         container.register(IXB.self) { _ in IXB() }
         let gate = Gate()
         let slot = IXSlot<Task<Void, Never>>()
-        let (_, profile) = await container.profilingCreations {
+        let (_, profile) = container.profilingCreations {
             slot.set(
                 Task {
                     await gate.wait()
                     _ = ref.c.resolve(IXB.self)
-                })
+                }
+            )
             _ = container.resolve(IXA.self)
         }
         gate.open()
@@ -436,7 +446,8 @@ struct InsightAttackProfileTests {
         }
         _ = lazies
         #expect(
-            profile.records.map(\.key) == [ixKey(IXC.self), ixKey(IXB.self), ixKey(IXA.self), ixKey(IXA.self)])
+            profile.records.map(\.key) == [ixKey(IXC.self), ixKey(IXB.self), ixKey(IXA.self), ixKey(IXA.self)]
+        )
         #expect(profile.records.map(\.parent) == [nil, 0, nil, nil])
         ixCheckInvariants(profile)
     }
@@ -482,8 +493,10 @@ struct InsightAttackProfileTests {
         #expect(later.records.map(\.key) == [ixKey(IXA.self), ixKey(IXB.self)])
     }
 
-    @Test("The Chrome trace of overlapping async creations is valid JSON with events nested per thread",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "The Chrome trace of overlapping async creations is valid JSON with events nested per thread",
+        .timeLimit(.minutes(1))
+    )
     func chromeTraceNestedPerThread() async throws {
         let container = Container()
         for index in 0..<4 {
@@ -674,8 +687,10 @@ struct InsightAttackWarmUpTests {
         #expect(container.resolve(IXA.self) != nil)
     }
 
-    @Test("Factories that resolve synchronously from the captured plain container never run in parallel",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "Factories that resolve synchronously from the captured plain container never run in parallel",
+        .timeLimit(.minutes(1))
+    )
     func neverInParallel() async throws {
         for _ in 0..<3 {
             let container = Container()
@@ -818,9 +833,12 @@ struct InsightAttackCaptiveTests {
             return IXCart(r.resolve(IXSession.self))
         }.inObjectScope(.container)
         #expect(request.validatesScopes)
-        #expect(throws: DIError.captiveDependency(
-            key: ixKey(IXCart.self), captured: ixKey(IXSession.self),
-            path: [ixKey(IXCart.self), ixKey(IXSession.self)])
+        #expect(
+            throws: DIError.captiveDependency(
+                key: ixKey(IXCart.self),
+                captured: ixKey(IXSession.self),
+                path: [ixKey(IXCart.self), ixKey(IXSession.self)]
+            )
         ) {
             try request.resolveThrows(IXCart.self)
         }
@@ -856,9 +874,12 @@ struct InsightAttackCaptiveTests {
         let request = Container(parent: app)
         request.register(IXSession.self) { _ in IXSession("user") }
         app.validatesScopes = true
-        #expect(throws: DIError.captiveDependency(
-            key: ixKey(IXCart.self), captured: ixKey(IXSession.self),
-            path: [ixKey(IXCart.self), ixKey(IXMid.self), ixKey(IXSession.self)])
+        #expect(
+            throws: DIError.captiveDependency(
+                key: ixKey(IXCart.self),
+                captured: ixKey(IXSession.self),
+                path: [ixKey(IXCart.self), ixKey(IXMid.self), ixKey(IXSession.self)]
+            )
         ) {
             try request.resolveThrows(IXCart.self)
         }
@@ -1007,7 +1028,9 @@ struct InsightAttackCaptiveTests {
                         return key == ixKey(IXCart.self) && captured == ixKey(IXSession.self)
                     }
                     return false
-                }, "validating: \(validating), got \(problems)")
+                },
+                "validating: \(validating), got \(problems)"
+            )
             #expect(app.verify().isEmpty)
             // verify() keeps nothing.
             _ = app.resolve(IXCart.self)
@@ -1020,8 +1043,10 @@ struct InsightAttackCaptiveTests {
 
 @Suite("Insight attacks: drops during creations")
 struct InsightAttackDropTests {
-    @Test("resetObjectScope during an async factory: the newer instance wins, the older is disposed once",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "resetObjectScope during an async factory: the newer instance wins, the older is disposed once",
+        .timeLimit(.minutes(1))
+    )
     func resetDuringAsync() async throws {
         let container = Container()
         let ref = IXRef(c: container)
@@ -1090,8 +1115,10 @@ struct InsightAttackDropTests {
         #expect(log.all == ["d1"])
     }
 
-    @Test("dispose() while an async factory runs: the instance is not kept, its handler runs once",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "dispose() while an async factory runs: the instance is not kept, its handler runs once",
+        .timeLimit(.minutes(1))
+    )
     func disposeDuringAsync() async throws {
         let container = Container()
         let ref = IXRef(c: container)
@@ -1115,8 +1142,10 @@ struct InsightAttackDropTests {
         #expect(log.all == ["d1", "d2"])
     }
 
-    @Test("disposeAsync() waits for the creation in flight and disposes it once, async handler included",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "disposeAsync() waits for the creation in flight and disposes it once, async handler included",
+        .timeLimit(.minutes(1))
+    )
     func disposeAsyncDuringAsync() async throws {
         let container = Container()
         let ref = IXRef(c: container)
@@ -1141,8 +1170,10 @@ struct InsightAttackDropTests {
         #expect(try await container.resolveAsync(IXA.self).id == 2)
     }
 
-    @Test("Re-registration while an async factory runs: the old instance is never stored, disposed once",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "Re-registration while an async factory runs: the old instance is never stored, disposed once",
+        .timeLimit(.minutes(1))
+    )
     func reRegistrationDuringAsync() async throws {
         let container = Container()
         let ref = IXRef(c: container)
@@ -1210,8 +1241,10 @@ struct InsightAttackDropTests {
         #expect(try await container.resolveAsync(IXA.self, argument: 7) === second)
     }
 
-    @Test("Custom and .weak scopes: a creation whose scope is dropped while it runs keeps nothing",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "Custom and .weak scopes: a creation whose scope is dropped while it runs keeps nothing",
+        .timeLimit(.minutes(1))
+    )
     func customAndWeakDuringAsync() async throws {
         let custom = ObjectScope(storageFactory: PermanentStorage.init, description: "ix-permanent")
         for scope in [custom, ObjectScope.weak] {
@@ -1253,8 +1286,10 @@ struct InsightAttackDropTests {
 
 @Suite("Insight attacks: second batch")
 struct InsightAttackSecondBatchTests {
-    @Test("An async creation begun under an earlier profile resolving synchronously under a later one does not trap",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "An async creation begun under an earlier profile resolving synchronously under a later one does not trap",
+        .timeLimit(.minutes(1))
+    )
     func staleParentAcrossProfiles() async {
         await #expect(processExitsWith: .success) {
             let container = Container()
@@ -1402,8 +1437,10 @@ struct InsightAttackSecondBatchTests {
         #expect(container.resolve(IXA.self, argument: 1) === second)
     }
 
-    @Test("Many concurrent resets during async creations through a view: each handler runs at most once",
-        .timeLimit(.minutes(1)))
+    @Test(
+        "Many concurrent resets during async creations through a view: each handler runs at most once",
+        .timeLimit(.minutes(1))
+    )
     func concurrentResets() async throws {
         let container = Container()
         let view = container.synchronize()

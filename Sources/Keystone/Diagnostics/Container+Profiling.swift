@@ -15,8 +15,8 @@ extension Container {
     ///
     /// - Returns: What `body` returned, and the profile.
     public func profilingCreations<R>(_ body: () throws -> R) rethrows -> (result: R, profile: CreationProfile) {
-        let (profiler, previous) = startProfiling()
-        defer { stopProfiling(profiler, restoring: previous) }
+        let profiler = startProfiling()
+        defer { stopProfiling(profiler) }
         let result = try body()
         return (result, profiler.profile())
     }
@@ -35,8 +35,8 @@ extension Container {
     nonisolated(nonsending) public func profilingCreations<R>(
         _ body: nonisolated(nonsending) () async throws -> R
     ) async rethrows -> (result: R, profile: CreationProfile) {
-        let (profiler, previous) = startProfiling()
-        defer { stopProfiling(profiler, restoring: previous) }
+        let profiler = startProfiling()
+        defer { stopProfiling(profiler) }
         let result = try await body()
         return (result, profiler.profile())
     }
@@ -46,20 +46,22 @@ extension Container {
         hierarchy.withLock { hierarchy.state.call.profiler }
     }
 
-    private func startProfiling() -> (CreationProfiler, CreationProfiler?) {
+    /// Makes a new profile the one recorded, until ``stopProfiling(_:)``.
+    private func startProfiling() -> CreationProfiler {
         let profiler = CreationProfiler()
-        return hierarchy.withLock {
-            let previous = hierarchy.state.call.profiler
+        hierarchy.withLock {
+            hierarchy.state.call.profilers.append(profiler)
             hierarchy.state.call.profiler = profiler
-            return (profiler, previous)
         }
+        return profiler
     }
 
-    private func stopProfiling(_ profiler: CreationProfiler, restoring previous: CreationProfiler?) {
+    /// Ends `profiler`: the latest profile still being recorded, if any, is recorded again. Profiles
+    /// whose bodies overlap may end in any order.
+    private func stopProfiling(_ profiler: CreationProfiler) {
         hierarchy.withLock {
-            if hierarchy.state.call.profiler === profiler {
-                hierarchy.state.call.profiler = previous
-            }
+            hierarchy.state.call.profilers.removeAll { $0 === profiler }
+            hierarchy.state.call.profiler = hierarchy.state.call.profilers.last
         }
     }
 }

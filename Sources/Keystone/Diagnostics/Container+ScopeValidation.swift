@@ -20,11 +20,16 @@ extension Container {
     /// With validation on, such a resolve throws ``DIError/captiveDependency(key:captured:path:)`` and
     /// keeps nothing it created: the factory still gets what it asked for, so that code written with `!`
     /// does not stop, but the instance it makes is not kept and the top-level resolve fails when it ends.
-    /// ``verify()`` reports the same problems whether validation is on or not.
+    /// ``verify(samples:)`` reports the same problems whether validation is on or not.
     /// While it is on, resolves take the container's checked path, which costs more than the plain one.
     public var validatesScopes: Bool {
         get { hierarchy.withLock { hierarchy.validatesScopes } }
-        set { hierarchy.withLock { hierarchy.validatesScopes = newValue } }
+        set {
+            hierarchy.withLock {
+                hierarchy.validatesScopes = newValue
+                hierarchy.state.call.tracksKept = newValue
+            }
+        }
     }
 
     /// Checks that resolving `entry`, found under `key`, now captures nothing: no creation in flight whose

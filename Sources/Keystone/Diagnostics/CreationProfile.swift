@@ -210,6 +210,35 @@ extension CreationProfile {
 // MARK: - Chrome trace
 
 extension CreationProfile {
+    /// For each record, the track of its thread it goes on: the first track whose events it nests in
+    /// or follows, so that the events of one track always nest.
+    func tracks() -> [Int] {
+        // Per thread, per track: the ends of the events open on it, innermost last.
+        var open: [UInt64: [[Duration]]] = [:]
+        return records.map { record in
+            let end = record.start + record.duration
+            var threadTracks = open[record.thread] ?? []
+            var chosen: Int?
+            for track in threadTracks.indices {
+                // Close what ended before this record starts.
+                while let last = threadTracks[track].last, last <= record.start {
+                    threadTracks[track].removeLast()
+                }
+                if threadTracks[track].last.map({ end <= $0 }) ?? true {
+                    chosen = track
+                    break
+                }
+            }
+            let track = chosen ?? threadTracks.count
+            if track == threadTracks.count {
+                threadTracks.append([])
+            }
+            threadTracks[track].append(end)
+            open[record.thread] = threadTracks
+            return track
+        }
+    }
+
     /// The profile in the Chrome trace-event format, to open in Perfetto (ui.perfetto.dev) or
     /// `chrome://tracing`.
     ///
@@ -219,22 +248,28 @@ extension CreationProfile {
     /// `args` repeats the scope and gives the ``CreationRecord/parent`` index (`null` for none).
     /// Object keys are sorted, so equal profiles give equal text.
     ///
+    /// Trace viewers stack the events of one `tid` by nesting, so events of a thread that overlap
+    /// without nesting (async creations taking turns on one thread) go to a track of their own: the
+    /// second such track of thread `t` has `tid` `t * 1000 + 1`, the third `t * 1000 + 2`, and so on.
+    ///
     /// ```swift
     /// try profile.chromeTrace.write(to: URL(fileURLWithPath: "creations.json"), atomically: true, encoding: .utf8)
     /// // {"displayTimeUnit":"ms","traceEvents":[{"args":{"parent":null,"scope":"container"},
     /// //   "cat":"container","dur":12951.2,"name":"Database","ph":"X","pid":1,"tid":1,"ts":3.5}, ...]}
     /// ```
     public var chromeTrace: String {
+        let tracks = self.tracks()
         let trace = ChromeTrace(
-            traceEvents: records.map { record in
-                ChromeTrace.Event(
+            traceEvents: records.indices.map { index in
+                let record = records[index]
+                return ChromeTrace.Event(
                     name: record.key.description,
                     cat: record.scope,
                     ph: "X",
                     ts: Self.microseconds(record.start),
                     dur: Self.microseconds(record.duration),
                     pid: 1,
-                    tid: record.thread,
+                    tid: tracks[index] == 0 ? record.thread : record.thread * 1000 + UInt64(tracks[index]),
                     args: ChromeTrace.Arguments(scope: record.scope, parent: record.parent)
                 )
             },

@@ -47,7 +47,9 @@ final class CreationProfiler: Sendable {
             let number = state.threads[thread] ?? UInt64(state.threads.count + 1)
             state.threads[thread] = number
             let index = state.creations.count
-            let parent = synchronous ? state.stack.last ?? parent : parent
+            // A parent is a record of this profile opened before this one.
+            let given = parent.flatMap { $0 < state.creations.count ? $0 : nil }
+            let parent = synchronous ? state.stack.last ?? given : given
             state.creations.append(Open(key: key, scope: scope, start: start, parent: parent, thread: number))
             if synchronous {
                 state.stack.append(index)

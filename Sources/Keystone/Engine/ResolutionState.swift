@@ -92,6 +92,14 @@ final class ResolutionState {
         /// The record of the asynchronous creation the call serves, if one is profiled: the parent of
         /// the creations the call makes at its top.
         var profileParent: Int?
+        /// Every profile being recorded, in the order they started; `profiler` is the last.
+        var profilers: [CreationProfiler] = []
+        /// Set while scopes are validated (``Container/validatesScopes``): the instances kept during the
+        /// top-level call are noted in `kept`, so that a call failed by a captive dependency keeps none.
+        @usableFromInline var tracksKept = false
+        /// The `.container` and `.multiton` instances kept during the top-level call, while `tracksKept`:
+        /// each entry, with the arguments of a `.multiton` instance.
+        @usableFromInline var kept: [(entry: any AnyServiceEntry, arguments: AnyHashable?)] = []
 
         @usableFromInline init() {}
     }

@@ -319,6 +319,9 @@ extension ResolutionState {
         if calls == 0 {
             call.epoch &+= 1
             // `failure` is nil here: the top-level call that set it took it in `leaveCall`.
+            if call.tracksKept {
+                call.kept.removeAll(keepingCapacity: true)
+            }
         }
         calls += 1
     }
@@ -341,6 +344,9 @@ extension ResolutionState {
         let failure = self.failure
         self.failure = nil
         closeGraph()
+        if case .captiveDependency = failure {
+            dropKept()
+        }
         return failure
     }
 

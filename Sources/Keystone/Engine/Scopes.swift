@@ -220,8 +220,15 @@ extension ResolutionState {
         switch entry.kind {
         case .container:
             entry.cache?.completion = nextCompletion()
+            if call.tracksKept {
+                call.kept.append((entry, nil))
+            }
         case .multiton:
-            entry.cache?.byArguments[multitonKeys[multitonKeys.count - 1]]?.completion = nextCompletion()
+            let identity = multitonKeys[multitonKeys.count - 1]
+            entry.cache?.byArguments[identity]?.completion = nextCompletion()
+            if call.tracksKept {
+                call.kept.append((entry, identity))
+            }
         case .transient, .graph, .weak, .custom:
             break
         }
@@ -244,6 +251,14 @@ extension ResolutionState {
         if entry.kind == .custom, let graph = currentGraph() {
             entry.customStorage().setInstance(nil, inGraph: graph)
         }
+    }
+
+    /// Drops the instances kept during a top-level call that a captive dependency failed (noted in
+    /// `call.kept` while scopes are validated), and disposes of them: such a call keeps nothing.
+    func dropKept() {
+        let kept = call.kept
+        call.kept.removeAll()
+        Disposal.runDropped(kept.flatMap { $0.entry.takeKept(forArguments: $0.arguments) })
     }
 
     /// Ends an instance whose scope was dropped while its factory ran: takes it back from its scope if
@@ -330,6 +345,18 @@ extension ServiceEntry {
             // A custom storage may hold an instance it was given directly, before any resolve.
             customStorage().instance = nil
         }
+    }
+
+    @usableFromInline
+    func takeKept(forArguments identity: AnyHashable?) -> [Disposal] {
+        let handlers = disposalHandlers ?? []
+        if let identity {
+            guard let kept = cache?.byArguments.removeValue(forKey: identity) else { return [] }
+            return [Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)]
+        }
+        guard kind == .container, let instance else { return [] }
+        self.instance = nil
+        return [Disposal(key: key, completion: cache?.completion ?? 0, handlers: handlers, instance: instance)]
     }
 
     @usableFromInline

@@ -355,6 +355,9 @@ protocol AnyServiceEntry: AnyObject {
     /// disposal handlers bound to each, and drops them; with the instances its creations in flight will
     /// make, which they will not keep. The caller holds the lock.
     func takeForDisposal() -> [Disposal]
+    /// Takes the instance this entry keeps (for `.multiton`, the one of the arguments `identity`), with
+    /// its disposal handlers, and drops it: it was kept by a call that failed. The caller holds the lock.
+    func takeKept(forArguments identity: AnyHashable?) -> [Disposal]
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
     /// Resolves this entry for a key forwarded to it, as `Any`.

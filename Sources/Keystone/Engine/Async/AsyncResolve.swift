@@ -338,7 +338,8 @@ extension Container {
                 try state.afterPath(
                     steps.map(\.key),
                     holders: steps.map(\.holderDepth),
-                    inCreation: context.profile?.record
+                    // Only a record of the profile being recorded now is a parent.
+                    inCreation: context.profile?.profiler === state.call.profiler ? context.profile?.record : nil
                 ) { () throws(DIError) -> T in
                     try state.withCall { () throws(DIError) -> T in try body(state) }
                 }
