@@ -297,7 +297,10 @@ let (priceBoard, launchProfile) = try await app.profilingCreations {
     try await launch()
 }
 print(launchProfile.table(top: 10))
-print("\"Swift in Depth\" costs \(priceBoard.price(Cents(3900), in: "EUR"))")
+// Made by warmUp(): synchronous code now finds them without awaiting.
+let inStock = app.resolve(StockLevels.self)?.copies["978-0"] ?? 0
+let stars = app.resolve(ReviewScores.self)?.stars["978-0"] ?? 0
+print("\"Swift in Depth\": \(priceBoard.price(Cents(3900), in: "EUR")), \(inStock) in stock, rated \(stars)")
 
 let arguments = CommandLine.arguments.dropFirst()
 if let flag = arguments.firstIndex(of: "--trace") {
