@@ -1,7 +1,8 @@
 // The async scenarios (issue: async factories): `resolveAsync` of a synchronous registration, of a cached
-// async singleton, and 100 concurrent first resolves of an async singleton. Swinject has no async
-// factories; the baseline is the hand-written code an app writes instead: a lock-guarded dictionary of
-// `Task`s, one per service, whose value every caller awaits.
+// async singleton, 100 concurrent first resolves of an async singleton, and the warm-up of 20 async
+// singletons that each wait a millisecond. Swinject has no async factories; the baseline is the
+// hand-written code an app writes instead: a lock-guarded dictionary of `Task`s, one per service, whose
+// value every caller awaits, or, for the warm-up, a task group that stores what its tasks return.
 
 import Benchmark
 import Foundation
@@ -17,13 +18,26 @@ protocol AsyncSuite {
     /// 24. A new container with an async `.container` registration, resolved by 100 tasks at once; one
     /// operation is the whole batch (the factory runs once).
     static func concurrentFirstResolves() async -> AsyncMeasuredLoop
+    /// 28. A new container with 20 independent async `.container` registrations whose factories each
+    /// sleep 1 ms, warmed up; one operation is the whole launch (registrations included). The sleeps
+    /// overlap, so an operation takes a little over a millisecond, not twenty.
+    static func warmUpTwentyAwaiting() async -> AsyncMeasuredLoop
 }
+
+/// The name of scenario 28, whose operations last a millisecond each: it runs with fewer, longer
+/// samples (see KeystoneBenchmarks.swift).
+let warmUpAwaitingName = "28 warmUp of 20 async .container, each awaiting 1 ms"
+
+/// How many services scenario 28 warms up, and how long each factory sleeps.
+let warmUpServiceCount = 20
+let warmUpSleep = Duration.milliseconds(1)
 
 var asyncScenarios: [(name: String, loop: (any AsyncSuite.Type) async -> AsyncMeasuredLoop)] {
     [
         ("22 resolveAsync of a sync .transient", { await $0.resolveAsyncOfSync() }),
         ("23 resolveAsync of a cached async .container", { await $0.resolveAsyncCached() }),
         ("24 100 concurrent first resolveAsync of an async .container", { await $0.concurrentFirstResolves() }),
+        (warmUpAwaitingName, { await $0.warmUpTwentyAwaiting() }),
     ]
 }
 
@@ -83,6 +97,31 @@ enum KeystoneAsync: AsyncSuite {
         return { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(await batch())
+            }
+        }
+    }
+
+    static func warmUpTwentyAwaiting() async -> AsyncMeasuredLoop {
+        let names = (0..<warmUpServiceCount).map { "service \($0)" }
+        func launch() async -> Container {
+            let container = Container()
+            for name in names {
+                container.registerAsync(SendableService.self, name: name) { _ in
+                    try await Task.sleep(for: warmUpSleep)
+                    return SendableService()
+                }
+                .inObjectScope(.container)
+            }
+            try? await container.warmUp()
+            return container
+        }
+        let container = await launch()
+        let resolver = container.synchronize()
+        let made = names.compactMap { resolver.resolve(SendableService.self, name: $0) }
+        check(Set(made.map(ObjectIdentifier.init)).count == warmUpServiceCount, "twenty services, kept")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(await launch())
             }
         }
     }
@@ -168,6 +207,35 @@ enum BaselineAsync: AsyncSuite {
         return { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(await batch())
+            }
+        }
+    }
+
+    /// A task group of 20 child tasks that sleep 1 ms and return a service, stored by index as they come.
+    static func warmUpTwentyAwaiting() async -> AsyncMeasuredLoop {
+        func launch() async -> [Int: SendableService] {
+            await withTaskGroup(of: (Int, SendableService?).self) { group in
+                for index in 0..<warmUpServiceCount {
+                    group.addTask {
+                        do {
+                            try await Task.sleep(for: warmUpSleep)
+                            return (index, SendableService())
+                        } catch {
+                            return (index, nil)
+                        }
+                    }
+                }
+                var services: [Int: SendableService] = [:]
+                for await (index, service) in group {
+                    services[index] = service
+                }
+                return services
+            }
+        }
+        check(await launch().count == warmUpServiceCount, "twenty services, stored")
+        return { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(await launch())
             }
         }
     }

@@ -124,10 +124,15 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The warm-up scenario's operations last over a millisecond, so it too warms up once and takes more time.
+    let warmUpConfiguration = Benchmark.Configuration(warmupIterations: 1, maxDuration: .seconds(5))
+
     for scenario in asyncScenarios {
         for suite in asyncSuites {
             Benchmark(
                 "\(scenario.name) / \(suite.name)",
+                configuration: scenario.name == warmUpAwaitingName
+                    ? warmUpConfiguration : Benchmark.defaultConfiguration,
                 closure: { benchmark, loop in await loop(benchmark) },
                 setup: { await scenario.loop(suite) }
             )

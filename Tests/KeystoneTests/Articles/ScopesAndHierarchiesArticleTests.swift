@@ -214,6 +214,114 @@ struct ScopesAndHierarchiesArticleTests {
         #expect(path.first == ServiceKey(serviceType: Ship.self) && path.last == path.first)
         #expect(path.contains(ServiceKey(serviceType: Captain.self)))
     }
+
+    /// The first sample of the captive dependency section, up to its resolve.
+    private func appAndRequest() -> (app: Container, request: Container) {
+        let app = Container()
+        app.register(Session.self) { _ in Session(user: "guest") }
+        app.register(Cart.self) { r in Cart(session: r.resolve(Session.self)!) }
+            .inObjectScope(.container)
+
+        let request = Container(parent: app)
+        request.register(Session.self) { _ in Session(user: "ada") }
+        return (app, request)
+    }
+
+    @Test("A parent's .container cart first resolved through a child keeps the child's session")
+    func captiveDependency() {
+        let app = Container()
+        app.register(Session.self) { _ in Session(user: "guest") }
+        app.register(Cart.self) { r in Cart(session: r.resolve(Session.self)!) }
+            .inObjectScope(.container)
+
+        let request = Container(parent: app)
+        request.register(Session.self) { _ in Session(user: "ada") }
+
+        let cart = request.resolve(Cart.self)!
+        // cart.session.user == "ada", and app.resolve(Cart.self) returns this cart to every later request
+
+        #expect(cart.session.user == "ada")
+        #expect(app.resolve(Cart.self) === cart)
+        let nextRequest = Container(parent: app)
+        nextRequest.register(Session.self) { _ in Session(user: "grace") }
+        #expect(nextRequest.resolve(Cart.self) === cart)
+    }
+
+    @Test("verify() reports the captive dependency, naming the kept service, the captured one and the fixes")
+    func verifyReportsTheCaptive() throws {
+        let (app, request) = appAndRequest()
+        _ = request.resolve(Cart.self)
+
+        let problems = request.verify()
+        // [captiveDependency(key: Cart, captured: Session, path: [Cart, Session])]
+        print(problems[0])
+        // Cart is kept by its container, but its creation obtained Session from a container below it in the
+        // hierarchy: [...] Fix: register Session in the container that keeps Cart (the parent), [...]
+
+        let cart = ServiceKey(serviceType: Cart.self)
+        let session = ServiceKey(serviceType: Session.self)
+        #expect(problems == [.captiveDependency(key: cart, captured: session, path: [cart, session])])
+        let message = problems[0].description
+        #expect(message.hasPrefix("Cart is kept by its container, but its creation obtained Session from a container below it"))
+        #expect(message.contains("Fix: register Session in the container that keeps Cart (the parent)"))
+        #expect(app.verify().isEmpty)
+    }
+
+    @Test("With validatesScopes on, the resolve fails with the captive dependency and keeps nothing")
+    func validatesScopesFails() {
+        let (app, request) = appAndRequest()
+
+        app.validatesScopes = true
+        do {
+            _ = try request.resolveThrows(Cart.self)
+        } catch {
+            print(error)  // Cart is kept by its container, but its creation obtained Session from a container below it [...]
+        }
+        let appCart = app.resolve(Cart.self)!   // made where it belongs: appCart.session.user == "guest"
+
+        #expect(request.validatesScopes)
+        #expect(appCart.session.user == "guest")
+        let cart = ServiceKey(serviceType: Cart.self)
+        let session = ServiceKey(serviceType: Session.self)
+        let fresh = appAndRequest()
+        fresh.app.validatesScopes = true
+        #expect(throws: DIError.captiveDependency(key: cart, captured: session, path: [cart, session])) {
+            try fresh.request.resolveThrows(Cart.self)
+        }
+    }
+
+    @Test("The three fixes: the dependency only in the parent, a shorter scope, or the holder in the child too")
+    func threeFixes() throws {
+        // Keep the dependency where the holder is: the child does not override the session.
+        let app = Container()
+        app.validatesScopes = true
+        app.register(Session.self) { _ in Session(user: "guest") }
+        app.register(Cart.self) { r in Cart(session: r.resolve(Session.self)!) }.inObjectScope(.container)
+        let plainRequest = Container(parent: app)
+        #expect(try plainRequest.resolveThrows(Cart.self).session.user == "guest")
+        #expect(plainRequest.verify().isEmpty)
+
+        // A shorter scope: each resolve makes a cart with the session of the container it started in.
+        let (graphApp, graphRequest) = appAndRequest()
+        graphApp.validatesScopes = true
+        graphApp.register(Cart.self) { r in Cart(session: r.resolve(Session.self)!) }.inObjectScope(.graph)
+        #expect(try graphRequest.resolveThrows(Cart.self).session.user == "ada")
+        #expect(try graphApp.resolveThrows(Cart.self).session.user == "guest")
+        #expect(graphRequest.verify().isEmpty)
+
+        // The holder in the child too: the request keeps a cart of its own.
+        let (holderApp, request) = appAndRequest()
+        holderApp.validatesScopes = true
+
+        request.register(Cart.self) { r in Cart(session: r.resolve(Session.self)!) }
+            .inObjectScope(.container)
+        let requestCart = request.resolve(Cart.self)!  // requestCart.session.user == "ada", kept by the request
+
+        #expect(requestCart.session.user == "ada")
+        #expect(request.resolve(Cart.self) === requestCart)
+        #expect(holderApp.resolve(Cart.self)?.session.user == "guest")
+        #expect(request.verify().isEmpty)
+    }
 }
 
 extension ScopesAndHierarchiesArticleTests {
@@ -240,5 +348,15 @@ extension ScopesAndHierarchiesArticleTests {
     final class Captain {
         weak var ship: Ship?
         init(ship: Ship) { self.ship = ship }
+    }
+
+    final class Session {
+        let user: String
+        init(user: String) { self.user = user }
+    }
+
+    final class Cart {
+        let session: Session
+        init(session: Session) { self.session = session }
     }
 }

@@ -24,7 +24,8 @@ public final class AppServices: @unchecked Sendable {
     public let metrics: Metrics
 
     /// Creates the app container, registers the long-lived services, and lets `configure` add or replace
-    /// registrations before the container is shared.
+    /// registrations before the container is shared. Scope validation is on for the app container and every
+    /// request scope made from it: an app service that would capture a request's service fails to resolve.
     ///
     /// ```swift
     /// let services = AppServices { container in
@@ -45,6 +46,10 @@ public final class AppServices: @unchecked Sendable {
         container.register(AccessLog.self) { _ in AccessLog() }
         container.register(LifetimeLedger.self) { _ in LifetimeLedger() }
         configure(container)
+        // A request's child must never leave anything in the app's instances: an app service made while
+        // serving a request, from a request's registration, would outlive that request. With validation on,
+        // such a resolve fails with DIError.captiveDependency instead of keeping the instance.
+        container.validatesScopes = true
         self.container = container
         self.metrics = metrics
         resolver = container.synchronize()
