@@ -65,8 +65,10 @@ extension Container {
             var disposals: [Disposal] = []
             table.forEach { slot in
                 // A key forwarded to a parent's registration leads to the parent's instance: not this
-                // container's to end.
-                guard slot.entry.owner === token, seen.insert(ObjectIdentifier(slot.entry)).inserted else { return }
+                // container's to end, unless the parent no longer reaches that registration.
+                guard slot.entry.owner === token || slot.entry.isOrphaned,
+                    seen.insert(ObjectIdentifier(slot.entry)).inserted
+                else { return }
                 disposals += slot.entry.takeForDisposal()
                 hierarchy.state.noteDropped(slot.entry)
             }

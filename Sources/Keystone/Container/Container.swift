@@ -235,7 +235,9 @@ public final class Container {
     /// container, reached here through a key forwarded to it, is left alone: its own container holds
     /// its instances. The caller holds the lock.
     func drop(_ entry: any AnyServiceEntry, into dropped: inout [Disposal]) {
-        guard entry.owner === token else { return }
+        guard entry.owner === token || entry.isOrphaned else { return }
+        // A child may still forward a key to it: it is that child's to end from now on.
+        entry.isOrphaned = true
         dropped += entry.takeForDisposal()
         entry.discardInstance()
         hierarchy.state.noteDropped(entry)

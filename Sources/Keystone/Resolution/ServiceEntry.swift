@@ -83,6 +83,12 @@ public final class ServiceEntry<Service> {
         get { extras?.front }
         set { updateExtras(storing: newValue != nil) { $0.front = newValue } }
     }
+    /// Set once the entry's container no longer reaches it (replaced or removed): a child's key forwarded
+    /// to it is then the only way to it, and that child ends what it keeps (`dispose()`, `drop`).
+    @usableFromInline var isOrphaned: Bool {
+        get { extras?.isOrphaned ?? false }
+        set { updateExtras(storing: newValue) { $0.isOrphaned = newValue } }
+    }
     /// The custom scope's storage, once made.
     var storage: (any InstanceStorage)? {
         get { extras?.storage }
@@ -299,6 +305,7 @@ final class EntryExtras {
     var storage: (any InstanceStorage)?
     weak var weakObject: AnyObject?
     var graphRecordIdentity: UInt64 = 0
+    var isOrphaned = false
     var front: FrontRecord?
     /// The entry's `[DisposalHandler<Service>]`.
     var disposalHandlers: Any?
@@ -328,6 +335,8 @@ protocol AnyServiceEntry: AnyObject {
     var owner: ContainerToken? { get set }
     /// What a front recorded about this registration; `nil` for plain registrations.
     var front: FrontRecord? { get set }
+    /// Whether the entry's own container no longer reaches it: see ``ServiceEntry/isOrphaned``.
+    var isOrphaned: Bool { get set }
     /// The entry's type-erased resolve.
     var resolveErased: ErasedResolve { get }
     /// The scope's name, for reports and graphs.
