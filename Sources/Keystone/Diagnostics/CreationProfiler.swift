@@ -41,9 +41,10 @@ final class CreationProfiler: Sendable {
     /// creation's index), or inside the innermost synchronous creation in flight when `parent` is `nil`
     /// and `nested` is set. Returns its index, for ``close(_:)``.
     func open(_ key: ServiceKey, scope: String, parent: Int?, synchronous: Bool) -> Int {
-        let start = ContinuousClock.now
         let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
         return state.withLock { state in
+            // Read under the lock, so that records in index order are in start order.
+            let start = ContinuousClock.now
             let number = state.threads[thread] ?? UInt64(state.threads.count + 1)
             state.threads[thread] = number
             let index = state.creations.count
