@@ -192,7 +192,7 @@ private func ixCheckInvariants(_ profile: CreationProfile, sourceLocation: Sourc
 
 // MARK: - Profiles
 
-@Suite("Insight attacks: creation profiles")
+@Suite("Insight attacks: creation profiles", .tags(.concurrency), .hangLimit)
 struct InsightAttackProfileTests {
     @Test("A profile started inside an async factory's synchronous resolve has no parent from the outer profile")
     func innerProfileInsideAsyncFactory() async throws {
@@ -574,7 +574,7 @@ private actor IXWarmer {
     }
 }
 
-@Suite("Insight attacks: warmUp overlap")
+@Suite("Insight attacks: warmUp overlap", .tags(.concurrency), .hangLimit)
 struct InsightAttackWarmUpTests {
     /// A chain A -> B -> C and a diamond D -> (B, E) -> C, all async `.container`.
     private static func chainAndDiamond(_ counts: [String: IXSerials]) -> Container {
@@ -803,7 +803,7 @@ struct InsightAttackWarmUpTests {
 
 // MARK: - Captive dependencies
 
-@Suite("Insight attacks: captive dependencies")
+@Suite("Insight attacks: captive dependencies", .tags(.concurrency), .hangLimit)
 struct InsightAttackCaptiveTests {
     private static func classic(validating: Bool) -> (Container, Container, IXSerials) {
         let app = Container()
@@ -1041,7 +1041,7 @@ struct InsightAttackCaptiveTests {
 
 // MARK: - Drops while a creation is in flight
 
-@Suite("Insight attacks: drops during creations")
+@Suite("Insight attacks: drops during creations", .tags(.concurrency), .hangLimit)
 struct InsightAttackDropTests {
     @Test(
         "resetObjectScope during an async factory: the newer instance wins, the older is disposed once",
@@ -1284,7 +1284,7 @@ struct InsightAttackDropTests {
 
 // MARK: - Second batch
 
-@Suite("Insight attacks: second batch")
+@Suite("Insight attacks: second batch", .tags(.concurrency), .hangLimit)
 struct InsightAttackSecondBatchTests {
     @Test(
         "An async creation begun under an earlier profile resolving synchronously under a later one does not trap",

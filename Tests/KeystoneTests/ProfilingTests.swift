@@ -21,7 +21,7 @@ private final class Session: Sendable {
 
 private struct Broken: Error {}
 
-@Suite("Creation profiles")
+@Suite("Creation profiles", .tags(.concurrency))
 struct ProfilingTests {
     private func key<T>(_ type: T.Type) -> ServiceKey {
         ServiceKey(serviceType: type)

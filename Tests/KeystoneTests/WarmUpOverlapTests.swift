@@ -52,7 +52,7 @@ private final class Dependent: Sendable {
 private final class Report: Sendable {}
 private struct Unavailable: Error {}
 
-@Suite("warmUp() overlaps async creations", .tags(.concurrency))
+@Suite("warmUp() overlaps async creations", .tags(.concurrency), .hangLimit)
 struct WarmUpOverlapTests {
     /// Registers five independent async `.container` services whose factories each wait until all five
     /// have started (or give up after a second), with some synchronous work before and after.
@@ -64,7 +64,7 @@ struct WarmUpOverlapTests {
                 overlap.start()
                 overlap.synchronousWork()
                 var waited = 0
-                while overlap.startedCount < 5, waited < 1000 {
+                while overlap.startedCount < 5, waited < 5000 {
                     try await Task.sleep(for: .milliseconds(1))
                     waited += 1
                 }
