@@ -8,13 +8,20 @@
 #
 # Each scenario runs 1,000 and then 2,000 operations; the difference divided by 1,000 is one operation's
 # cost, with start-up and set-up cancelled out. A scenario written `name:N` runs N and 2N operations instead
-# (the app launch, 1.3 million instructions an operation, runs 10 and 20). Needs swift and valgrind.
+# (the app launch, 1.3 million instructions an operation, runs 10 and 20; the async rows run 10,000 and
+# 20,000, since their worker thread's start and end vary by some 10,000 instructions from run to run).
+# Needs swift and valgrind.
+#
+# Every run hashes with a fixed seed (SWIFT_DETERMINISTIC_HASHING): with the per-process random seed, a
+# dictionary built in the measured loop (`resolveAll`'s, for one) probes differently on every run, and
+# `resolve-all` varied by 6% between runs.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 budgets="$here/budget.tsv"
 scenarios=(app-launch:10 transient container counted-container counted-typed graph named argument three-arguments child great-grandchild chain fan-out failed
-    synchronized-container synchronized-transient register startup inject)
+    synchronized-container synchronized-transient register startup inject resolve-all multiton-hit request-scope
+    async-cached:10000 async-transient:10000 actor-resolve:10000)
 
 swift build -c release --package-path "$here" > /dev/null
 binary="$(swift build -c release --package-path "$here" --show-bin-path)/instruction-counts"
@@ -25,7 +32,7 @@ binary="$(swift build -c release --package-path "$here" --show-bin-path)/instruc
 count=
 instructions() {
     local output status=0
-    output="$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1)" || status=$?
+    output="$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1)" || status=$?
     count="$(sed -n 's/.*Collected : \([0-9][0-9]*\).*/\1/p' <<<"$output")"
     if [ "$status" -ne 0 ] || ! [[ "$count" =~ ^[0-9]+$ ]] || [ "$count" -eq 0 ]; then
         printf '%s\n' "$output" | tail -n 20 >&2

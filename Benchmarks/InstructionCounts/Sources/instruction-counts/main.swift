@@ -1,6 +1,8 @@
 // Runs one scenario `count` times: `instruction-counts SCENARIO COUNT`. gate.sh counts the instructions of two
-// runs (1,000 and 2,000 operations) and divides the difference by 1,000, so that start-up and set-up cancel out.
+// runs (1,000 and 2,000 operations, or N and 2N) and divides the difference by the smaller count, so that start-up
+// and set-up cancel out.
 
+import Dispatch
 import Keystone
 
 protocol Service: AnyObject {}
@@ -41,6 +43,71 @@ struct AppCensus {
 
 /// Keeps a result alive until here, so that the optimizer cannot drop the work that made it.
 @inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Stops the run (valgrind then exits non-zero, and the gate with it) when a scenario's set-up does not do
+/// what the scenario measures: a failing resolve must never pass for a cheap one.
+func expect(_ condition: Bool, _ what: String) {
+    if !condition {
+        fatalError("scenario set-up: expected \(what)")
+    }
+}
+
+// The async scenarios. Each is one function, set-up and loop, run on the global executor (as a server's
+// request task runs) by one task that the top level starts and waits for: the task is set-up, and the loop
+// awaits nothing but the operation measured.
+
+/// Runs `operation` in a detached task and blocks the main thread until it ends. Not an `async` top level:
+/// under valgrind 3.19 an async main (its main thread parked in libdispatch's `dispatch_main`) crashes
+/// valgrind itself as the first worker thread starts, while a main thread blocked on a semaphore does not.
+func runTask(_ operation: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await operation()
+        done.signal()
+    }
+    done.wait()
+}
+
+/// `resolveAsync` of an async `.container` registration whose instance exists, through the synchronized
+/// view a container shared by tasks is used through.
+@concurrent func asyncCached(_ count: Int) async {
+    let c = Container()
+    c.registerAsync(Shared.self) { _ in Shared() }.inObjectScope(.container)
+    let r = c.synchronize()
+    let first = try? await r.resolveAsync(Shared.self)
+    let second = try? await r.resolveAsync(Shared.self)
+    expect(first != nil && first === second, "one shared instance")
+    for _ in 0..<count {
+        sink(try? await r.resolveAsync(Shared.self))
+    }
+}
+
+/// `resolveAsync` of a synchronous transient registration, through the synchronized view.
+@concurrent func asyncTransient(_ count: Int) async {
+    let c = Container()
+    c.register(Shared.self) { _ in Shared() }.inObjectScope(.transient)
+    let r = c.synchronize()
+    let first = try? await r.resolveAsync(Shared.self)
+    let second = try? await r.resolveAsync(Shared.self)
+    expect(first != nil && second != nil && first !== second, "a new instance per resolve")
+    for _ in 0..<count {
+        sink(try? await r.resolveAsync(Shared.self))
+    }
+}
+
+/// `DIActor.resolve` of a shared service, from a task outside the actor: each resolve hops onto the actor
+/// and back. An actor with a container of its own (`DIActor()`), which counts resolutions as every
+/// `DIActor`'s does.
+@concurrent func actorResolve(_ count: Int) async {
+    let actor = DIActor()
+    await actor.registerSharedActor(Shared.self) { Shared() }
+    let first = await actor.resolve(Shared.self)
+    let second = await actor.resolve(Shared.self)
+    expect(first != nil && first === second, "one shared instance")
+    for _ in 0..<count {
+        sink(await actor.resolve(Shared.self))
+    }
+}
 
 let names = (0..<5_000).map { "service-\($0)" }
 let arguments = CommandLine.arguments
@@ -165,6 +232,53 @@ case "startup":
             sink(c.resolve((any Service).self, name: name))
         }
     }
+case "resolve-all":
+    let c = Container()
+    for name in names.prefix(10) {
+        c.register((any Service).self, name: name) { _ in Plain() }.inObjectScope(.transient)
+    }
+    expect(c.resolveAll((any Service).self).count == 10, "ten services")
+    repeatCount { sink(c.resolveAll((any Service).self)) }
+case "multiton-hit":
+    let c = Container()
+    c.register((any Service).self) { (_: any Resolver, _: Int) in Plain() }.inObjectScope(.multiton)
+    let first = c.resolve((any Service).self, argument: 7)
+    expect(first != nil && first === c.resolve((any Service).self, argument: 7), "the instance kept for 7")
+    repeatCount { sink(c.resolve((any Service).self, argument: 7)) }
+case "request-scope":
+    // One operation is one request: a child of the app container (20 `.container` registrations), with 3
+    // registrations of the request's own (one `.container` with a disposal handler), 5 resolves (3 of the
+    // request's, 2 of the app's), then `dispose()`.
+    let app = Container()
+    for name in names.prefix(20) {
+        app.register((any Service).self, name: name) { _ in Plain() }.inObjectScope(.container)
+    }
+    func handle() -> Int {
+        let request = Container(parent: app)
+        request.register(Plain.self) { _ in Plain() }
+            .inObjectScope(.container)
+            .onDispose { sink($0) }
+        request.register(Node.self) { r in Node(next: r.resolve(Plain.self)) }
+        request.register((any Service).self, name: "request") { r in
+            Node(next: r.resolve((any Service).self, name: names[0]))
+        }
+        var made = 0
+        if let node = request.resolve(Node.self) { sink(node); made += 1 }
+        if let service = request.resolve((any Service).self, name: "request") { sink(service); made += 1 }
+        if let plain = request.resolve(Plain.self) { sink(plain); made += 1 }
+        if let service = request.resolve((any Service).self, name: names[1]) { sink(service); made += 1 }
+        if let service = request.resolve((any Service).self, name: names[2]) { sink(service); made += 1 }
+        try? request.dispose()
+        return made
+    }
+    expect(handle() == 5, "five request resolves")
+    repeatCount { sink(handle()) }
+case "async-cached":
+    runTask { [count] in await asyncCached(count) }
+case "async-transient":
+    runTask { [count] in await asyncTransient(count) }
+case "actor-resolve":
+    runTask { [count] in await actorResolve(count) }
 case "inject":
     DependencyRegistry.register { Shared() }
     repeatCount { sink(Screen()) }
