@@ -774,7 +774,8 @@ struct AsyncEngineAttackTests {
         #expect(container.resolve(AKAlpha.self) == nil)
     }
 
-    @Test func recursionWithOtherArgumentsIsNotACycleButEqualArgumentsAre() async throws {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func recursionWithOtherArgumentsIsNotACycleButEqualArgumentsAre() async throws {
         let container = Container()
         container.registerAsync(AKNode.self) { (r, n: Int) in
             AKNode(next: n > 0 ? try await r.resolveAsync(AKNode.self, argument: n - 1) : nil)
@@ -899,7 +900,8 @@ struct AsyncEngineAttackTests {
         #expect(path == chainKeys(0...limit), "the chain in order, no key repeated (\(comment))")
     }
 
-    @Test func aMixedChainDeeperThanTheLimitFailsWithItsPathInOrder() async {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func aMixedChainDeeperThanTheLimitFailsWithItsPathInOrder() async {
         for asyncCount in [1, 50, 150, 199, 200, 201, 300] {
             let container = Container()
             registerChain(in: container, count: 300, asyncCount: asyncCount)
@@ -912,7 +914,8 @@ struct AsyncEngineAttackTests {
         }
     }
 
-    @Test func aMixedContainerScopedChainDeeperThanTheLimitFailsAndKeepsNothing() async {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func aMixedContainerScopedChainDeeperThanTheLimitFailsAndKeepsNothing() async {
         let container = Container()
         registerChain(in: container, count: 300, asyncCount: 120, scope: .container)
         let viewed = await #expect(throws: DIError.self) {
@@ -929,7 +932,8 @@ struct AsyncEngineAttackTests {
         expectDepthFailure(plain, "plain, container scope, third call")
     }
 
-    @Test func aMixedChainOfExactlyTheLimitResolves() async throws {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func aMixedChainOfExactlyTheLimitResolves() async throws {
         for asyncCount in [1, 100, 199, 200] {
             let container = Container()
             registerChain(in: container, count: ResolutionState.maximumDepth, asyncCount: asyncCount)
@@ -943,7 +947,8 @@ struct AsyncEngineAttackTests {
         }
     }
 
-    @Test func aKeptAsyncMultitonInstanceAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func aKeptAsyncMultitonInstanceAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
         // A kept instance needs no creation: the synchronous engine returns it without a frame, at any depth.
         func build(async: Bool) async throws -> Container {
             let container = Container()
@@ -974,7 +979,8 @@ struct AsyncEngineAttackTests {
         await #expect(throws: Never.self) { try await async.synchronize().resolveAsync(AKNode.self, name: "0") }
     }
 
-    @Test func anAsyncGraphInstanceAlreadyInTheGraphAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func anAsyncGraphInstanceAlreadyInTheGraphAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
         // "top" resolves the .graph "shared" first, then the chain "0" ..< "200", whose last link resolves
         // "shared" again at the limit: an instance of the graph, no creation.
         func build(async: Bool) -> Container {
@@ -1111,7 +1117,8 @@ struct AsyncEngineAttackTests {
         #expect(path == [akKey(AKNode.self, "5"), akKey(AKNode.self, "4"), akKey(AKNode.self, "3")])
     }
 
-    @Test func aDepthFailureFromInsideInitCompletedMatchesTheSynchronousEngine() async throws {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func aDepthFailureFromInsideInitCompletedMatchesTheSynchronousEngine() async throws {
         // Links "0" ..< "199"; the last one's initCompleted resolves "x0" -> "x1" -> ... (sync).
         func build(async: Bool) -> Container {
             let container = Container()
@@ -1147,7 +1154,8 @@ struct AsyncEngineAttackTests {
         #expect(viewed == sync)
     }
 
-    @Test func recursionWithTupleAndNonEquatableArgumentsFollowsTheEngineRule() async throws {
+    // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
+    @Test(.tags(.stackDepthSensitive)) func recursionWithTupleAndNonEquatableArgumentsFollowsTheEngineRule() async throws {
         let container = Container()
         container.registerAsync(AKNode.self) { (r, n: Int, label: String) in
             AKNode(next: n > 0 ? try await r.resolveAsync(AKNode.self, arguments: n - 1, label) : nil)

@@ -36,11 +36,14 @@ extension ResolutionState.Frame: CreationInFlight {
 }
 
 extension ResolutionState {
-    /// Throws when a resolution at `depth` may not nest further: past ``maximumDepth``, or with too
-    /// little stack left.
-    func checkDepth(_ depth: Int, key: ServiceKey) throws(DIError) {
+    /// Throws when a resolution at `depth` may not nest further: past ``maximumDepth``, or with too little
+    /// stack left once `stackDepth` frames of synchronous resolves are nested on this thread's stack
+    /// (checked every few levels from ``stackCheckDepth``). An async creation's depth is not stack: each
+    /// of its factories runs after a suspension, on whatever stack its task resumes on.
+    func checkDepth(_ depth: Int, key: ServiceKey, stackDepth: Int) throws(DIError) {
         let tooDeep = depth >= Self.maximumDepth
-        if tooDeep || depth % StackSpace.checkInterval == 0 && StackSpace.isLow() {
+        let checksStack = stackDepth >= Self.stackCheckDepth && stackDepth % StackSpace.checkInterval == 0
+        if tooDeep || checksStack && StackSpace.isLow() {
             throw recordFailure(.depthLimitExceeded(path: path + [key], limit: depth))
         }
     }

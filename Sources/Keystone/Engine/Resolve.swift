@@ -362,7 +362,7 @@ extension ResolutionState {
     ) throws(DIError) -> Int {
         let depth = frames.count &+ call.outerDepth
         if depth >= Self.stackCheckDepth {
-            try checkDepth(depth, key: key)
+            try checkDepth(depth, key: key, stackDepth: frames.count)
         }
         frames.append(Frame(entry: entry, key: key, arguments: arguments, isUnique: isUnique))
         return frames.count - 1

@@ -370,7 +370,7 @@ extension Container {
             throw cycle
         }
         try withEngine(in: context) { (state) throws(DIError) in
-            try state.checkDepth(context.path.count, key: key)
+            try state.checkDepth(context.path.count, key: key, stackDepth: 0)
         }
     }
 
