@@ -948,7 +948,8 @@ struct AsyncEngineAttackTests {
     }
 
     // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
-    @Test(.tags(.stackDepthSensitive)) func aKeptAsyncMultitonInstanceAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
+    @Test(.tags(.stackDepthSensitive))
+    func aKeptAsyncMultitonInstanceAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
         // A kept instance needs no creation: the synchronous engine returns it without a frame, at any depth.
         func build(async: Bool) async throws -> Container {
             let container = Container()
@@ -980,7 +981,8 @@ struct AsyncEngineAttackTests {
     }
 
     // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
-    @Test(.tags(.stackDepthSensitive)) func anAsyncGraphInstanceAlreadyInTheGraphAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
+    @Test(.tags(.stackDepthSensitive))
+    func anAsyncGraphInstanceAlreadyInTheGraphAtTheDepthLimitIsReturnedAsTheSynchronousEngineDoes() async throws {
         // "top" resolves the .graph "shared" first, then the chain "0" ..< "200", whose last link resolves
         // "shared" again at the limit: an instance of the graph, no creation.
         func build(async: Bool) -> Container {
@@ -1118,7 +1120,9 @@ struct AsyncEngineAttackTests {
     }
 
     // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
-    @Test(.tags(.stackDepthSensitive)) func aDepthFailureFromInsideInitCompletedMatchesTheSynchronousEngine() async throws {
+    @Test(.tags(.stackDepthSensitive)) func aDepthFailureFromInsideInitCompletedMatchesTheSynchronousEngine()
+        async throws
+    {
         // Links "0" ..< "199"; the last one's initCompleted resolves "x0" -> "x1" -> ... (sync).
         func build(async: Bool) -> Container {
             let container = Container()
@@ -1155,7 +1159,9 @@ struct AsyncEngineAttackTests {
     }
 
     // Nests synchronous resolves on the stack past the depth where the engine checks the stack left.
-    @Test(.tags(.stackDepthSensitive)) func recursionWithTupleAndNonEquatableArgumentsFollowsTheEngineRule() async throws {
+    @Test(.tags(.stackDepthSensitive)) func recursionWithTupleAndNonEquatableArgumentsFollowsTheEngineRule()
+        async throws
+    {
         let container = Container()
         container.registerAsync(AKNode.self) { (r, n: Int, label: String) in
             AKNode(next: n > 0 ? try await r.resolveAsync(AKNode.self, arguments: n - 1, label) : nil)
