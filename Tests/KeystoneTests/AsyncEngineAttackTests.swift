@@ -66,24 +66,6 @@ private struct AKCountdown: Sendable {
     let n: Int
 }
 
-/// A thread-safe sequence number.
-private final class AKSerials: @unchecked Sendable {
-    // @unchecked: `value` is used only under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// A lock-guarded set of serials.
 private final class AKSerialLog: @unchecked Sendable {
     // @unchecked: `values` is used only under `lock`.
@@ -123,7 +105,7 @@ private func akEventually(_ condition: () -> Bool) async {
 struct AsyncEngineAttackTests {
     // MARK: - initCompleted back-references
 
-    private func registerContainerBackReference(in container: Container, runs: AKSerials) {
+    private func registerContainerBackReference(in container: Container, runs: Counter) {
         container.registerAsync(AKParent.self) { _ in
             await Task.yield()
             return AKParent(serial: runs.next())
@@ -135,7 +117,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncContainerBackReferenceFromInitCompletedIsTheInstanceItself() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         registerContainerBackReference(in: container, runs: runs)
         let parent = try await container.resolveAsync(AKParent.self)
         #expect(parent.child?.parent === parent)
@@ -145,7 +127,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncContainerBackReferenceThroughTheViewAndConcurrently() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         registerContainerBackReference(in: container, runs: runs)
         let view = container.synchronize()
         let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
@@ -166,7 +148,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncContainerBackReferenceWhenResolvedDeepInsideAnotherAsyncFactory() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         registerContainerBackReference(in: container, runs: runs)
         container.registerAsync(AKChild.self, name: "outer") { r in
             AKChild(parent: try await r.resolveAsync(AKParent.self))
@@ -179,7 +161,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncMultitonBackReferenceFromInitCompletedPerArguments() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         container.registerAsync(AKParent.self) { (_, id: Int) in
             _ = runs.next()
             await Task.yield()
@@ -216,7 +198,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncGraphBackReferenceFromInitCompletedIsTheInstanceItself() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         container.registerAsync(AKParent.self) { _ in AKParent(serial: runs.next()) }
             .initCompleted { r, parent in parent.child = try r.resolveThrows(AKChild.self) }
         container.register(AKChild.self) { r in AKChild(parent: try r.resolveThrows(AKParent.self)) }
@@ -232,7 +214,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncContainerWhoseInitCompletedThrowsKeepsNothingAndReportsTheKey() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         let throwsNow = Counter()
         container.registerAsync(AKParent.self) { _ in AKParent(serial: runs.next()) }
             .inObjectScope(.container)
@@ -296,7 +278,7 @@ struct AsyncEngineAttackTests {
 
     @Test func asyncMultitonWhoseInitCompletedThrowsKeepsNothingForThoseArguments() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         container.registerAsync(AKParent.self) { (_, id: Int) in
             _ = runs.next()
             return AKParent(serial: id)
@@ -321,7 +303,7 @@ struct AsyncEngineAttackTests {
         in container: Container,
         entered: Gate,
         release: Gate,
-        runs: AKSerials,
+        runs: Counter,
         disposed: AKSerialLog,
         disposedAsync: AKSerialLog? = nil
     ) {
@@ -344,7 +326,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
@@ -370,7 +352,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         container.registerAsync(AKParent.self) { _ in
             let serial = runs.next()
@@ -402,7 +384,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         container.registerAsync(AKParent.self) { (_, id: Int) in
             if runs.next() == 1 {
                 entered.open()
@@ -428,7 +410,7 @@ struct AsyncEngineAttackTests {
         // The same rule on the synchronous path (`complete` is shared): the factory drops its own scope.
         let container = Container()
         nonisolated(unsafe) let resetting = container
-        let runs = AKSerials()
+        let runs = Counter()
         container.register(AKParent.self) { _ in
             let serial = runs.next()
             if serial == 1 { resetting.resetObjectScope(.container) }
@@ -444,7 +426,7 @@ struct AsyncEngineAttackTests {
     @Test func anAsyncContainerServiceOfAParentResolvedFromParentAndChildConcurrentlyIsMadeOnce() async throws {
         let parent = Container()
         let child = Container(parent: parent)
-        let runs = AKSerials()
+        let runs = Counter()
         let release = Gate()
         parent.registerAsync(AKLeaf.self) { _ in
             let serial = runs.next()
@@ -471,7 +453,7 @@ struct AsyncEngineAttackTests {
         let child = Container(parent: parent)
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: parent, entered: entered, release: release, runs: runs, disposed: disposed)
         let childView = child.synchronize()
@@ -490,7 +472,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
@@ -508,7 +490,7 @@ struct AsyncEngineAttackTests {
 
     @Test func warmUpCompletesAnAsyncContainerBackReference() async throws {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         registerContainerBackReference(in: container, runs: runs)
         try await container.warmUp()
         let parent = try #require(container.resolve(AKParent.self))
@@ -520,7 +502,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
@@ -544,7 +526,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
@@ -567,7 +549,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         let disposedAsync = AKSerialLog()
         registerGatedLeaf(
@@ -597,7 +579,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         let disposedAsync = AKSerialLog()
         registerGatedLeaf(
@@ -628,7 +610,7 @@ struct AsyncEngineAttackTests {
         let release = Gate()
         let disposed = AKSerialLog()
         let disposedAsync = AKSerialLog()
-        let runs = AKSerials()
+        let runs = Counter()
         container.registerAsync(AKLeaf.self) { (_, id: Int) in
             _ = runs.next()
             if id == 1 {
@@ -684,7 +666,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
@@ -730,7 +712,7 @@ struct AsyncEngineAttackTests {
 
     @Test func aToleratedCycleInAnAsyncMultitonFailsTheTopLevelCallAndKeepsNothing() async {
         let container = Container()
-        let runs = AKSerials()
+        let runs = Counter()
         container.registerAsync(AKParent.self) { (r, id: Int) in
             _ = runs.next()
             _ = try? await r.resolveAsync(AKChild.self, argument: id)
@@ -1306,7 +1288,7 @@ struct AsyncEngineAttackTests {
 
     @Test func aGraphServiceIsSharedByEverySubResolveOfOneCall() async throws {
         let container = Container()
-        let made = AKSerials()
+        let made = Counter()
         container.register(AKLeaf.self) { _ in AKLeaf(serial: made.next()) }
         container.register(AKPair.self, name: "sync") { r in
             AKPair(first: try r.resolveThrows(AKLeaf.self), second: try r.resolveThrows(AKLeaf.self))
@@ -1337,7 +1319,7 @@ struct AsyncEngineAttackTests {
 
     @Test func anAsyncGraphServiceIsSharedWithinACallAndNewAcrossCalls() async throws {
         let container = Container()
-        let made = AKSerials()
+        let made = Counter()
         container.registerAsync(AKLeaf.self) { _ in
             await Task.yield()
             return AKLeaf(serial: made.next())
@@ -1364,7 +1346,7 @@ struct AsyncEngineAttackTests {
 
     @Test func anAsyncWeakServiceIsSharedWhileHeld() async throws {
         let container = Container()
-        let made = AKSerials()
+        let made = Counter()
         container.registerAsync(AKLeaf.self) { _ in AKLeaf(serial: made.next()) }.inObjectScope(.weak)
         let view = container.synchronize()
         var held: AKLeaf? = try await view.resolveAsync(AKLeaf.self)
@@ -1380,7 +1362,7 @@ struct AsyncEngineAttackTests {
 
     @Test func anAsyncWeakServiceIsRecreatedOnceReleased() async throws {
         let container = Container()
-        let made = AKSerials()
+        let made = Counter()
         container.registerAsync(AKLeaf.self) { _ in AKLeaf(serial: made.next()) }.inObjectScope(.weak)
         weak var observed: AKLeaf?
         do {
@@ -1395,7 +1377,7 @@ struct AsyncEngineAttackTests {
 
     @Test func anAsyncServiceInACustomScopeIsKeptUntilReset() async throws {
         let container = Container()
-        let made = AKSerials()
+        let made = Counter()
         let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
         container.registerAsync(AKLeaf.self) { _ in
             await Task.yield()
@@ -1416,7 +1398,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let made = AKSerials()
+        let made = Counter()
         let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
         container.registerAsync(AKLeaf.self) { _ in
             let serial = made.next()
@@ -1445,7 +1427,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let runs = AKSerials()
+        let runs = Counter()
         let disposed = AKSerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
@@ -1470,7 +1452,7 @@ struct AsyncEngineAttackTests {
 
     @Test func aTaskSpawnedInAFactoryAndKeptAfterwardsResolvesLater() async throws {
         let container = Container()
-        let made = AKSerials()
+        let made = Counter()
         let later = Gate()
         let spawned = LockedValue<Task<AKLeaf?, Never>?>(nil)
         container.register(AKLeaf.self) { _ in AKLeaf(serial: made.next()) }
@@ -1535,8 +1517,8 @@ struct AsyncEngineAttackTests {
 
     @Test func manyTasksThroughTheViewMixingScopes() async throws {
         let container = Container()
-        let sharedRuns = AKSerials()
-        let multitonRuns = AKSerials()
+        let sharedRuns = Counter()
+        let multitonRuns = Counter()
         container.registerAsync(AKParent.self) { _ in
             await Task.yield()
             return AKParent(serial: sharedRuns.next())

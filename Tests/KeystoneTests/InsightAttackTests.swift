@@ -80,23 +80,6 @@ private struct IXRef: @unchecked Sendable {
     let c: Container
 }
 
-/// A thread-safe sequence number.
-private final class IXSerials: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// A slot written once from any thread.
 private final class IXSlot<T>: @unchecked Sendable {
     private let lock = NSLock()
@@ -577,7 +560,7 @@ private actor IXWarmer {
 @Suite("Insight attacks: warmUp overlap", .tags(.concurrency), .hangLimit)
 struct InsightAttackWarmUpTests {
     /// A chain A -> B -> C and a diamond D -> (B, E) -> C, all async `.container`.
-    private static func chainAndDiamond(_ counts: [String: IXSerials]) -> Container {
+    private static func chainAndDiamond(_ counts: [String: Counter]) -> Container {
         let container = Container()
         container.registerAsync(IXA.self) { r in
             _ = counts["A"]!.next()
@@ -606,8 +589,8 @@ struct InsightAttackWarmUpTests {
         return container
     }
 
-    private static func newCounts() -> [String: IXSerials] {
-        ["A": IXSerials(), "B": IXSerials(), "C": IXSerials(), "D": IXSerials(), "E": IXSerials()]
+    private static func newCounts() -> [String: Counter] {
+        ["A": Counter(), "B": Counter(), "C": Counter(), "D": Counter(), "E": Counter()]
     }
 
     @Test("Chains and diamonds: each created once, from a nonisolated context", .timeLimit(.minutes(1)))
@@ -669,8 +652,8 @@ struct InsightAttackWarmUpTests {
     @Test("A failing async creation fails warm-up; the next warm-up retries it", .timeLimit(.minutes(1)))
     func failingOne() async throws {
         let container = Container()
-        let attempts = IXSerials()
-        let others = IXSerials()
+        let attempts = Counter()
+        let others = Counter()
         container.registerAsync(IXA.self) { _ in
             if attempts.next() == 1 { throw IXBoom() }
             return IXA()
@@ -742,8 +725,8 @@ struct InsightAttackWarmUpTests {
         let container = Container()
         let ref = IXRef(c: container)
         let gate = Gate()
-        let started = IXSerials()
-        let counts = [IXSerials(), IXSerials()]
+        let started = Counter()
+        let counts = [Counter(), Counter()]
         container.registerAsync(IXA.self) { _ in
             _ = counts[0].next()
             _ = started.next()
@@ -805,9 +788,9 @@ struct InsightAttackWarmUpTests {
 
 @Suite("Insight attacks: captive dependencies", .tags(.concurrency), .hangLimit)
 struct InsightAttackCaptiveTests {
-    private static func classic(validating: Bool) -> (Container, Container, IXSerials) {
+    private static func classic(validating: Bool) -> (Container, Container, Counter) {
         let app = Container()
-        let made = IXSerials()
+        let made = Counter()
         app.register(IXSession.self) { _ in IXSession("guest") }
         app.register(IXCart.self) { r in
             _ = made.next()
@@ -822,7 +805,7 @@ struct InsightAttackCaptiveTests {
     @Test("The classic captive fails with its key, captured key and path; nothing of the call is kept")
     func classicCaptive() throws {
         let (app, request, made) = Self.classic(validating: true)
-        let store = IXSerials()
+        let store = Counter()
         app.register(IXStore.self) { _ in
             _ = store.next()
             return IXStore()
@@ -1051,7 +1034,7 @@ struct InsightAttackDropTests {
         let container = Container()
         let ref = IXRef(c: container)
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         let gate = Gate()
         container.registerAsync(IXA.self) { _ in
             let n = calls.next()
@@ -1076,7 +1059,7 @@ struct InsightAttackDropTests {
     func syncFactoryDropsOwnScope() throws {
         let container = Container()
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         container.register(IXA.self) { _ in
             let n = calls.next()
             if n == 1 { container.resetObjectScope(.container) }
@@ -1096,7 +1079,7 @@ struct InsightAttackDropTests {
     func backReferenceDropped() throws {
         let container = Container()
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         container.register(IXBackParent.self) { _ in
             let n = calls.next()
             if n == 1 { container.resetObjectScope(.container) }
@@ -1123,7 +1106,7 @@ struct InsightAttackDropTests {
         let container = Container()
         let ref = IXRef(c: container)
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         let gate = Gate()
         container.registerAsync(IXA.self) { _ in
             let n = calls.next()
@@ -1150,7 +1133,7 @@ struct InsightAttackDropTests {
         let container = Container()
         let ref = IXRef(c: container)
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         let gate = Gate()
         container.registerAsync(IXA.self) { _ in
             let n = calls.next()
@@ -1179,7 +1162,7 @@ struct InsightAttackDropTests {
         let ref = IXRef(c: container)
         let log = EventLog()
         let gate = Gate()
-        let started = IXSerials()
+        let started = Counter()
         container.registerAsync(IXA.self) { _ in
             _ = started.next()
             await gate.wait()
@@ -1202,7 +1185,7 @@ struct InsightAttackDropTests {
         let ref = IXRef(c: container)
         let log = EventLog()
         let gate = Gate()
-        let started = IXSerials()
+        let started = Counter()
         container.registerAsync(IXA.self) { _ in
             _ = started.next()
             await gate.wait()
@@ -1224,7 +1207,7 @@ struct InsightAttackDropTests {
         let container = Container()
         let ref = IXRef(c: container)
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         let gate = Gate()
         container.registerAsync(IXA.self) { (_, key: Int) in
             let n = calls.next()
@@ -1250,7 +1233,7 @@ struct InsightAttackDropTests {
         for scope in [custom, ObjectScope.weak] {
             let container = Container()
             let ref = IXRef(c: container)
-            let calls = IXSerials()
+            let calls = Counter()
             let gate = Gate()
             container.registerAsync(IXA.self) { _ in
                 let n = calls.next()
@@ -1295,7 +1278,7 @@ struct InsightAttackSecondBatchTests {
             let container = Container()
             let ref = IXRef(c: container)
             let gate = Gate()
-            let started = IXSerials()
+            let started = Counter()
             let taskSlot = IXSlot<Task<IXA?, Never>>()
             container.register(IXB.self) { _ in IXB() }
             container.register(IXC.self) { _ in IXC() }
@@ -1392,7 +1375,7 @@ struct InsightAttackSecondBatchTests {
         app.register(IXSession.self) { _ in IXSession("guest") }
         app.register(IXCart.self) { r in IXCart(r.resolve(IXSession.self)) }.inObjectScope(.container)
         let request = Container(parent: app)
-        let made = IXSerials()
+        let made = Counter()
         request.register(IXSession.self) { _ in
             _ = made.next()
             return IXSession("user")
@@ -1424,7 +1407,7 @@ struct InsightAttackSecondBatchTests {
     func multitonSyncDrop() throws {
         let container = Container()
         let log = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         container.register(IXA.self) { (_, key: Int) in
             let n = calls.next()
             if n == 1 { container.resetObjectScope(.multiton) }
@@ -1445,7 +1428,7 @@ struct InsightAttackSecondBatchTests {
         let container = Container()
         let view = container.synchronize()
         let disposed = EventLog()
-        let calls = IXSerials()
+        let calls = Counter()
         container.registerAsync(IXA.self) { _ in
             let n = calls.next()
             try await Task.sleep(for: .microseconds(200))

@@ -72,9 +72,16 @@ final class Counter: @unchecked Sendable {
     private var value = 0
 
     func increment() {
+        _ = next()
+    }
+
+    /// Counts one more event and returns the count so far, from 1: a serial number.
+    @discardableResult
+    func next() -> Int {
         lock.lock()
+        defer { lock.unlock() }
         value += 1
-        lock.unlock()
+        return value
     }
 
     var count: Int {
