@@ -24,12 +24,7 @@ extension Container {
     /// While it is on, resolves take the container's checked path, which costs more than the plain one.
     public var validatesScopes: Bool {
         get { hierarchy.withLock { hierarchy.validatesScopes } }
-        set {
-            hierarchy.withLock {
-                hierarchy.validatesScopes = newValue
-                hierarchy.state.call.tracksKept = newValue
-            }
-        }
+        set { hierarchy.withLock { hierarchy.validatesScopes = newValue } }
     }
 
     /// Checks that resolving `entry`, found under `key`, now captures nothing: no creation in flight whose
@@ -41,9 +36,9 @@ extension Container {
     func checkScope(of entry: any AnyServiceEntry, as key: ServiceKey) {
         guard hierarchy.isInspecting || hierarchy.validatesScopes, let depth = entry.owner?.depth else { return }
         let state = hierarchy.state
+        guard let holder = state.innermostHolder(above: depth) else { return }
         // The path in flight: the asynchronous resolution's creations, then the frames.
         let path = state.path
-        guard let holder = state.innermostHolder(above: depth) else { return }
         let captive = DIError.captiveDependency(key: path[holder], captured: key, path: path[holder...] + [key])
         if hierarchy.isInspecting {
             state.inspection?.note(captive)

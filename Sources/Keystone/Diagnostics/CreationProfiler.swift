@@ -37,9 +37,9 @@ final class CreationProfiler: Sendable {
     let began = ContinuousClock.now
     private let state = LockedValue(State())
 
-    /// Opens the record of a creation of `key` that starts now on this thread, inside `parent` (a
-    /// creation's index), or inside the innermost synchronous creation in flight when `parent` is `nil`
-    /// and `nested` is set. Returns its index, for ``close(_:)``.
+    /// Opens the record of a creation of `key` that starts now on this thread. Its parent is the
+    /// innermost synchronous creation in flight, for a `synchronous` one, else `parent` (a record of this
+    /// profile opened before it; any other index is ignored). Returns its index, for ``close(_:)``.
     func open(_ key: ServiceKey, scope: String, parent: Int?, synchronous: Bool) -> Int {
         let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
         return state.withLock { state in

@@ -29,7 +29,11 @@ final class Hierarchy: @unchecked Sendable {
     /// Whether a resolve that would let an instance a container keeps capture a registration of a
     /// container below it fails (``Container/validatesScopes``).
     var validatesScopes = false {
-        didSet { needsAttention = isObserved }
+        didSet {
+            needsAttention = isObserved
+            // A call that validation fails must keep nothing: the engine notes what it keeps meanwhile.
+            state.call.tracksKept = validatesScopes
+        }
     }
 
     /// Whether resolves must take the typed path, which counts them, records them or checks their scopes.
