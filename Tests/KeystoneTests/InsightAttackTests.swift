@@ -557,10 +557,7 @@ private actor IXWarmer {
     }
 }
 
-// Not tagged .concurrency yet: under Thread Sanitizer, neverInParallel drew data-race reports between the
-// engine (under the lock, on the warm-up lane) and a factory resolving from its captured plain container;
-// not yet explained (see the closing note). Its own check (no two factories in parallel) passes.
-@Suite("Insight attacks: warmUp overlap", .hangLimit)
+@Suite("Insight attacks: warmUp overlap", .tags(.concurrency), .hangLimit)
 struct InsightAttackWarmUpTests {
     /// A chain A -> B -> C and a diamond D -> (B, E) -> C, all async `.container`.
     private static func chainAndDiamond(_ counts: [String: Counter]) -> Container {

@@ -107,6 +107,13 @@ extension Container {
         _ work: Handoff<(Container, ServiceKey, any AnyServiceEntry)>,
         on lane: isolated any Actor
     ) async -> DIError? {
+        // Keeps the hop to `lane` this function starts with. The compiler (Swift 6.3) drops the hop of a
+        // function whose first executor-bound step is a call of a `nonisolated(nonsending)` protocol
+        // requirement: `resolveAsTopLevel` then ran its engine steps off the lane, in parallel with
+        // another creation's factory resolving from the captured plain container (a data race, seen by
+        // Thread Sanitizer in `neverInParallel`). A synchronous call on the lane before it keeps the
+        // hop, and checks it.
+        lane.preconditionIsolated()
         let (container, key, entry) = work.value
         do {
             try await entry.resolveAsTopLevel(as: key, in: container)
