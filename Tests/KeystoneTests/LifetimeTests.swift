@@ -207,6 +207,61 @@ struct DisposalTests {
         #expect(log.all.isEmpty)
         #expect(held?.user == 2)
     }
+
+    @Test func anInstanceReachedUnderTwoKeysIsDisposedOnce() throws {
+        let container = Container()
+        let log = EventLog()
+        let plugin = container.register(NamedPlugin.self) { _ in NamedPlugin(name: "one") }
+            .inObjectScope(.container)
+            .onDispose { plugin in log.record(plugin.name) }
+        container.forward((any Plugin).self, to: plugin)
+        container.forward((any Plugin).self, name: "alias", to: plugin)
+        let first = container.resolve((any Plugin).self)
+        #expect(first === container.resolve(NamedPlugin.self))
+        #expect(first === container.resolve((any Plugin).self, name: "alias"))
+        try container.dispose()
+        #expect(log.all == ["one"])
+        // The registration stays, and makes a new instance, disposed of once again.
+        let second = container.resolve((any Plugin).self, name: "alias")
+        #expect(second != nil && second !== first)
+        try container.dispose()
+        #expect(log.all == ["one", "one"])
+        try container.dispose()
+        #expect(log.all == ["one", "one"])
+    }
+
+    @Test func aCreationInFlightReachedUnderTwoKeysIsDisposedOnce() async throws {
+        let container = Container()
+        let log = EventLog()
+        let gate = Gate()
+        let started = Counter()
+        let session = container.registerAsync(Session.self) { _ in
+            started.increment()
+            await gate.wait()
+            return Session(user: 7)
+        }
+        .inObjectScope(.container)
+        .onDispose { session in log.record("sync \(session.user)") }
+        .onDisposeAsync { session in log.record("async \(session.user)") }
+        container.forward(Session.self, name: "alias", to: session)
+        let view = container.synchronize()
+        let resolving = Task { try await view.resolveAsync(Session.self) }
+        while started.count == 0 {
+            await Task.yield()
+        }
+        // disposeAsync() waits for the creation, which the gate holds until a moment later.
+        let opening = Task {
+            try await Task.sleep(for: .milliseconds(20))
+            gate.open()
+        }
+        try await container.disposeAsync()
+        try await opening.value
+        let made = try await resolving.value
+        #expect(made.user == 7)
+        #expect(log.all == ["sync 7", "async 7"], "each handler once, though two keys reach the registration")
+        try await container.disposeAsync()
+        #expect(log.all == ["sync 7", "async 7"])
+    }
 }
 
 @Suite("Multiton scope", .tags(.concurrency, .engine), .hangLimit)

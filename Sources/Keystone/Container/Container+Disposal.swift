@@ -61,18 +61,22 @@ extension Container {
     /// Takes the instances this container's registrations hold, newest completion first, and drops them.
     private func takeDisposals() -> [Disposal] {
         withHierarchyLock {
-            var seen: Set<ObjectIdentifier> = []
             var disposals: [Disposal] = []
             table.forEach { slot in
                 // A key forwarded to a parent's registration leads to the parent's instance: not this
                 // container's to end, unless the parent no longer reaches that registration.
-                guard slot.entry.owner === token || slot.entry.isOrphaned,
-                    seen.insert(ObjectIdentifier(slot.entry)).inserted
-                else { return }
-                disposals += slot.entry.takeForDisposal()
+                guard slot.entry.owner === token || slot.entry.isOrphaned else { return }
+                // An entry reached under two keys (a key forwarded to another of this container's) is
+                // taken once: the second take finds its instances gone and its creations in flight
+                // already taken (they are of an older generation).
+                let taken = slot.entry.takeForDisposal()
+                if !taken.isEmpty {
+                    disposals.append(contentsOf: taken)
+                }
                 hierarchy.state.noteDropped(slot.entry)
             }
-            return disposals.sorted { $0.completion > $1.completion }
+            disposals.sort { $0.completion > $1.completion }
+            return disposals
         }
     }
 }

@@ -361,33 +361,40 @@ extension ServiceEntry {
 
     @usableFromInline
     func takeForDisposal() -> [Disposal] {
-        var taken: [(instance: Service, completion: UInt64)] = []
-        if kind == .container, let instance {
-            taken.append((instance, cache?.completion ?? 0))
-        }
-        if let byArguments = cache?.byArguments {
-            taken += byArguments.values
+        let flights = owner?.hierarchy.flights
+        let keepsInstance = kind == .container && cache?.instance != nil
+        let keepsByArguments = !(cache?.byArguments.isEmpty ?? true)
+        // Most entries of a request scope hold nothing: they cost no generic metadata lookup (the
+        // handlers' cast, the arrays of instances) and no allocation (`request-scope` row).
+        if !keepsInstance, !keepsByArguments, flights?.isEmpty ?? true {
+            cache?.generation &+= 1
+            return []
         }
         let handlers = disposalHandlers ?? []
+        var taken: [Disposal] = []
         // The creations in flight of this entry (async `.container` and `.multiton`): they will not keep
         // their instances (the generation changes below), and are disposed of when they end.
-        let identity = ObjectIdentifier(self)
-        let inFlight =
-            owner?.hierarchy.flights.values.filter { flight in
-                // Only those started since the last drop: an earlier drop took the others already.
-                flight.shared.entry == identity && flight.generation == cache?.generation ?? 0
-            }.map { flight in
-                Disposal(awaiting: flight, key: key, handlers: handlers)
-            } ?? []
-        guard !taken.isEmpty else {
+        if let flights, !flights.isEmpty {
+            let identity = ObjectIdentifier(self)
+            let generation = cache?.generation ?? 0
+            for flight in flights.values
+            // Only those started since the last drop: an earlier drop took the others already.
+            where flight.shared.entry == identity && flight.generation == generation {
+                taken.append(Disposal(awaiting: flight, key: key, handlers: handlers))
+            }
+        }
+        guard let cache, keepsInstance || keepsByArguments else {
             cache?.generation &+= 1
-            return inFlight
+            return taken
+        }
+        if keepsInstance, let instance = cache.instance {
+            taken.append(Disposal(key: key, completion: cache.completion, handlers: handlers, instance: instance))
+        }
+        for kept in cache.byArguments.values {
+            taken.append(Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance))
         }
         discardInstance()
-        return inFlight
-            + taken.map { kept in
-                Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)
-            }
+        return taken
     }
 
     @usableFromInline

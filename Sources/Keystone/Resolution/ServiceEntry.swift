@@ -238,7 +238,7 @@ public final class ServiceEntry<Service> {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func onDispose(_ handler: @escaping (Service) throws -> Void) -> Self {
-        configure { disposalHandlers = (disposalHandlers ?? []) + [.sync(handler)] }
+        configure { addDisposalHandler(.sync(handler)) }
         return self
     }
 
@@ -256,11 +256,19 @@ public final class ServiceEntry<Service> {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func onDisposeAsync(_ handler: @escaping @Sendable (Service) async throws -> Void) -> Self {
-        configure { disposalHandlers = (disposalHandlers ?? []) + [.async(handler)] }
+        configure { addDisposalHandler(.async(handler)) }
         return self
     }
 
     /// Changes the entry under its hierarchy's lock, so that no synchronized resolve reads it half changed.
+    /// Appends `handler` to ``disposalHandlers`` (an append, not a concatenation: `request-scope` row,
+    /// 6% of its instructions went to `+` on the generic array).
+    private func addDisposalHandler(_ handler: DisposalHandler<Service>) {
+        var handlers = disposalHandlers ?? []
+        handlers.append(handler)
+        disposalHandlers = handlers
+    }
+
     private func configure(_ change: () -> Void) {
         if let hierarchy = owner?.hierarchy {
             hierarchy.withLock(change)
