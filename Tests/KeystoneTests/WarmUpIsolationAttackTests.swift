@@ -547,8 +547,8 @@ struct WarmUpIsolationAttackTests {
 
 // MARK: - Other isolated entry points
 
-@Suite("Isolated entry points: attacks", .tags(.concurrency), .hangLimit)
-struct IsolatedEntryPointAttackTests {
+@Suite("Warm-up isolation attacks: other isolated entry points", .tags(.concurrency), .hangLimit)
+struct WarmUpIsolationAttackEntryPointTests {
     @Test(
         "An actor method whose only statement is resolveAsync runs the factories on the actor",
         .timeLimit(.minutes(1))
