@@ -84,7 +84,7 @@ extension Container {
 /// A handler `dispose()` runs for an instance.
 enum DisposalHandler<Service> {
     case sync((Service) throws -> Void)
-    case async(@Sendable (Service) async throws -> Void)
+    case async(_ handler: nonisolated(nonsending) @Sendable (Service) async throws -> Void)
 }
 
 /// One instance to end, with its registration's handlers bound to it.
@@ -111,8 +111,9 @@ struct Disposal {
     let completion: UInt64
     /// Runs the synchronous handlers; returns their errors.
     let run: () -> [DIError]
-    /// Runs every handler, in the order added; returns their errors.
-    let runAll: () async -> [DIError]
+    /// Runs every handler, in the order added; returns their errors. In the caller's isolation, as the
+    /// synchronous handlers run in `dispose()`: they are not `Sendable`, and may use the caller's state.
+    let runAll: nonisolated(nonsending) () async -> [DIError]
 
     init<Service>(key: ServiceKey, completion: UInt64, handlers: [DisposalHandler<Service>], instance: Service) {
         self.key = key

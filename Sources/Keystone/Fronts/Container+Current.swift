@@ -83,9 +83,17 @@ extension Container {
     public static func withCurrent<Result>(
         _ container: Container,
         isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> Result
+        operation: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
-        try await FrontContext.$bound.withValue(FrontContext(container), operation: operation, isolation: isolation)
+        // The closure runs in `isolation` (it uses it), and `operation` with it.
+        try await FrontContext.$bound.withValue(
+            FrontContext(container),
+            operation: {
+                _ = isolation
+                return try await operation()
+            },
+            isolation: isolation
+        )
     }
 
     /// Configures ``current``, the container ``DIActor/shared``, ``Registry``, ``DependencyRegistry`` and

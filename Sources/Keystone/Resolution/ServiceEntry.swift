@@ -251,11 +251,15 @@ public final class ServiceEntry<Service> {
     ///     .onDisposeAsync { connection in await connection.drain() }
     /// ```
     ///
-    /// It runs in its place among the registration's handlers, in the order they were added.
+    /// It runs in its place among the registration's handlers, in the order they were added, in the
+    /// isolation `disposeAsync()` is called from (as an async factory runs in the resolve's): the
+    /// instance does not leave the caller's actor.
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func onDisposeAsync(_ handler: @escaping @Sendable (Service) async throws -> Void) -> Self {
+    public func onDisposeAsync(
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Service) async throws -> Void
+    ) -> Self {
         configure { addDisposalHandler(.async(handler)) }
         return self
     }
