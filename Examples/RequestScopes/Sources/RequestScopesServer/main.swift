@@ -11,6 +11,6 @@ let app = AppServices { container in
     container.register(AccessLog.self) { _ in AccessLog(echo: true) }
 }
 try await buildApplication(app: app).runService()
-let orders = app.resolver.resolve(OrderStore.self)?.orders.count ?? 0
+let orders = app.resolver.resolve(OrderStore.self)?.committedOrderCount ?? 0
 try await app.shutdown()
 print("Stopped after \(app.metrics.scopesEnded) request(s), \(orders) order(s) committed.")

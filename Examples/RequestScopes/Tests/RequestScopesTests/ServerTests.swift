@@ -98,31 +98,40 @@ struct ServerTests {
         #expect(requestIDs.count == total)
 
         // Every request's services were disposed of exactly once, dependents first, and every unit of work
-        // committed once. (Compared request by request, so that a failure names a few requests, not 10,000.)
+        // committed once. The ledger and the store keep the last 1,000 requests' records and count all of
+        // them: the counts cover every request, the records kept are checked one by one (so that a failure
+        // names a few requests, not 1,000).
         let expectedDisposals: [LifetimeLedger.Service] = [.unitOfWork, .logger, .requestID]
+        #expect(ledger.disposalCounts == [.unitOfWork: total, .logger: total, .requestID: total])
         let disposals = ledger.disposalsByRequest
-        let commits = store.commitsByRequest
-        let badDisposals = requestIDs.keys.filter { disposals[$0] != expectedDisposals }.sorted()
+        #expect(disposals.count == ledger.capacity, "the ledger keeps the last \(ledger.capacity) requests")
+        let badDisposals = disposals.filter { requestIDs[$0.key] == nil || $0.value != expectedDisposals }
         #expect(
             badDisposals.count == 0,
-            "\(badDisposals.count) requests, such as \(badDisposals.prefix(3).map { ($0, disposals[$0] ?? []) })"
+            "\(badDisposals.count) requests, such as \(badDisposals.prefix(3).map { ($0.key, $0.value) })"
         )
-        #expect(disposals.count == total, "disposals recorded for requests that were not answered")
-        let badCommits = requestIDs.keys.filter { commits[$0] != 1 }.sorted()
+        #expect(store.commitCount == total)
+        let commits = store.commitsByRequest
+        #expect(commits.count == store.capacity, "the store keeps the last \(store.capacity) requests")
+        let badCommits = commits.filter { requestIDs[$0.key] == nil || $0.value != 1 }
         #expect(
             badCommits.count == 0,
-            "\(badCommits.count) requests, such as \(badCommits.prefix(3).map { ($0, commits[$0] ?? 0) })"
+            "\(badCommits.count) requests, such as \(badCommits.prefix(3).map { ($0.key, $0.value) })"
         )
-        #expect(commits.count == total, "commits for requests that were not answered")
-        #expect(await accessLog.lines.count == 2 * total)
+        #expect(await accessLog.linesWritten == 2 * total)
+        #expect(await accessLog.lines.count == 1_000)
 
-        // The app's services live on, shared: one store holds every order, each the one its request staged.
+        // The app's services live on, shared: one store took every order, and keeps the last ones, each the
+        // one its request staged.
         #expect(!store.isClosed)
         #expect(try app.resolver.resolveThrows(OrderStore.self) === store)
+        #expect(store.committedOrderCount == total)
         let orders = store.orders
-        #expect(orders.count == total)
+        #expect(orders.count == store.capacity)
         let misplaced = orders.filter { requestIDs[$0.requestID] != $0.item }
         #expect(misplaced.count == 0, "\(misplaced.count) orders, such as \(misplaced.prefix(3))")
+        // The orders kept are the latest: each was committed in the same scope as a commit the store kept.
+        #expect(orders.allSatisfy { commits[$0.requestID] == 1 })
 
         // No request-scoped object outlived its request; no scope is left open.
         #expect(liveAfter == 0)
