@@ -28,7 +28,7 @@ struct ServerTests {
         let store = try app.resolver.resolveThrows(OrderStore.self)
         let ledger = try app.resolver.resolveThrows(LifetimeLedger.self)
         let accessLog = try app.resolver.resolveThrows(AccessLog.self)
-        let application = buildApplication(app: app, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let application = try buildApplication(app: app, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
 
         let (replies, elapsed, liveAfter) = try await application.test(.live) { client in
             let health = try await client.execute(uri: "/health", method: .get)
@@ -133,10 +133,10 @@ struct ServerTests {
         // The orders kept are the latest: each was committed in the same scope as a commit the store kept.
         #expect(orders.allSatisfy { commits[$0.requestID] == 1 })
 
-        // No request-scoped object outlived its request; no scope is left open.
+        // No request-scoped object outlived its request; no scope is left open (`/health` opens none).
         #expect(liveAfter == 0)
         #expect(ledger.createdObjects == 3 * total)
-        #expect(app.metrics.scopesOpened == total + 1)
+        #expect(app.metrics.scopesOpened == total)
         #expect(app.metrics.openScopes == 0)
         #expect(app.metrics.requestsFailed == 0)
 
@@ -144,17 +144,21 @@ struct ServerTests {
         #expect(store.isClosed)
     }
 
-    @Test("rolls back a request that fails, and still disposes of its scope once")
-    func failedRequest() async throws {
+    @Test(
+        "rolls back a request that fails, and still ends its services once",
+        arguments: ["/orders", "/orders-by-hand"]
+    )
+    func failedRequest(route: String) async throws {
         let app = AppServices()
         let store = try app.resolver.resolveThrows(OrderStore.self)
         let ledger = try app.resolver.resolveThrows(LifetimeLedger.self)
-        let application = buildApplication(app: app)
+        let accessLog = try app.resolver.resolveThrows(AccessLog.self)
+        let application = try buildApplication(app: app)
 
         try await application.test(.router) { client in
-            let tooMany = try await client.execute(uri: "/orders/book?quantity=6", method: .post)
+            let tooMany = try await client.execute(uri: "\(route)/book?quantity=6", method: .post)
             #expect(tooMany.status == .badRequest)
-            let ordered = try await client.execute(uri: "/orders/pen?quantity=2", method: .post)
+            let ordered = try await client.execute(uri: "\(route)/pen?quantity=2", method: .post)
             #expect(ordered.status == .ok)
             #expect(String(buffer: ordered.body) == "ordered 2 x pen in request req-2\n")
         }
@@ -166,7 +170,15 @@ struct ServerTests {
                 "req-1": [.unitOfWork, .logger, .requestID], "req-2": [.unitOfWork, .logger, .requestID],
             ]
         )
+        #expect(
+            await accessLog.lines == [
+                "[req-1] staged book", "[req-1] staged book", "[req-1] staged book", "[req-1] staged book",
+                "[req-1] staged book", "[req-1] rolled back 5 order(s)",
+                "[req-2] staged pen", "[req-2] staged pen", "[req-2] committed 2 order(s)",
+            ]
+        )
         #expect(app.metrics.requestsFailed == 1)
+        #expect(app.metrics.scopesOpened == 2)
         #expect(app.metrics.openScopes == 0)
         #expect(ledger.liveObjects == 0)
     }
