@@ -43,18 +43,29 @@ public enum OrderStoreError: Error, Equatable {
     case closed
 }
 
-/// The app's orders, in memory: one store for every request, guarded by a lock.
+/// The app's recent orders, in memory: one store for every request, guarded by a lock. It keeps the last
+/// ``capacity`` orders and the commit counts of the last ``capacity`` requests that committed, in storage
+/// reserved when it is made, so that a long-running server neither grows nor pauses to resize; it counts
+/// every order and commit all the same.
 public final class OrderStore: Sendable {
     private struct State {
-        var orders: [Order] = []
-        var commitsByRequest: [String: Int] = [:]
+        var orders: RecentElements<Order>
+        var commitsByRequest: RecentDictionary<String, Int>
+        var commitCount = 0
         var isClosed = false
     }
 
-    private let state = Locked(State())
+    /// How many orders, and how many requests' commit counts, the store keeps.
+    public let capacity: Int
+    private let state: Locked<State>
 
     /// Creates an empty, open store.
-    public init() {}
+    ///
+    /// - Parameter capacity: How many of the latest orders (and requests) to keep; 1,000 by default.
+    public init(capacity: Int = 1_000) {
+        self.capacity = capacity
+        state = Locked(State(orders: .init(capacity: capacity), commitsByRequest: .init(capacity: capacity)))
+    }
 
     /// Adds `orders` in one step, and counts one commit for `requestID`.
     ///
@@ -62,19 +73,30 @@ public final class OrderStore: Sendable {
     public func commit(_ orders: [Order], for requestID: String) throws(OrderStoreError) {
         try state.withLock { (state) throws(OrderStoreError) in
             guard !state.isClosed else { throw .closed }
-            state.orders += orders
-            state.commitsByRequest[requestID, default: 0] += 1
+            state.orders.append(contentsOf: orders)
+            state.commitsByRequest.update(requestID, default: 0) { $0 += 1 }
+            state.commitCount += 1
         }
     }
 
-    /// Every order committed so far, in commit order.
+    /// The last ``capacity`` orders committed, in commit order.
     public var orders: [Order] {
-        state.withLock { $0.orders }
+        state.withLock { $0.orders.elements }
     }
 
-    /// How many times each request committed.
+    /// How many orders were ever committed, the ones no longer kept included.
+    public var committedOrderCount: Int {
+        state.withLock { $0.orders.appendedCount }
+    }
+
+    /// How many times each of the last ``capacity`` requests to commit did so.
     public var commitsByRequest: [String: Int] {
-        state.withLock { $0.commitsByRequest }
+        state.withLock { $0.commitsByRequest.dictionary }
+    }
+
+    /// How many commits there were, of every request.
+    public var commitCount: Int {
+        state.withLock { $0.commitCount }
     }
 
     /// Whether ``close()`` was called.
@@ -144,21 +166,34 @@ public final class RequestIDGenerator: Sendable {
 }
 
 /// The server's log: each request's lines arrive in one batch when the request's logger is disposed of.
+/// It keeps the last ``capacity`` lines.
 public actor AccessLog {
-    /// Every line written so far.
-    public private(set) var lines: [String] = []
+    private var recent: RecentElements<String>
     private let echo: Bool
 
     /// Creates a log.
     ///
-    /// - Parameter echo: Whether to print each line to standard output too.
-    public init(echo: Bool = false) {
+    /// - Parameters:
+    ///   - capacity: How many of the latest lines to keep; 1,000 by default.
+    ///   - echo: Whether to print each line to standard output too.
+    public init(capacity: Int = 1_000, echo: Bool = false) {
+        recent = RecentElements(capacity: capacity)
         self.echo = echo
+    }
+
+    /// The last lines written, oldest first.
+    public var lines: [String] {
+        recent.elements
+    }
+
+    /// How many lines were ever written, the ones no longer kept included.
+    public var linesWritten: Int {
+        recent.appendedCount
     }
 
     /// Adds one request's lines, in order.
     public func write(_ batch: [String]) {
-        lines += batch
+        recent.append(contentsOf: batch)
         if echo {
             for line in batch {
                 print(line)

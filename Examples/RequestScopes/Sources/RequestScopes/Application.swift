@@ -8,11 +8,14 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The synchronized view of the request's child container, set by ``RequestScopeMiddleware``.
     public var requestServices: SynchronizedResolver?
+    /// The request's unit of work on the hand-wired route, set by ``HandWiredRequestMiddleware``.
+    public var handWiredUnitOfWork: UnitOfWork?
 
     /// Creates the context of a request that has no scope yet.
     public init(source: Source) {
         coreContext = .init(source: source)
         requestServices = nil
+        handWiredUnitOfWork = nil
     }
 
     /// The request's services.
@@ -89,36 +92,63 @@ public struct RequestScopeMiddleware: RouterMiddleware {
 /// - `POST /orders/{item}?quantity=N` stages `N` orders for `item` (1 by default) in the request's unit of
 ///   work and answers `ordered N x item in request req-17`; the orders are committed when the request scope
 ///   ends. More than ``UnitOfWork/maximumOrders`` fails the request with 400, and nothing is committed.
-/// - `GET /health` answers `ok`.
+/// - `POST /orders-by-hand/{item}?quantity=N` does the same with the request's services made and ended by
+///   hand (``HandWiredRequestMiddleware``), without a child container: the baseline for measuring the
+///   scope's cost.
+/// - `GET /health` answers `ok`, without a request scope.
 ///
 /// - Parameters:
 ///   - app: The app container and its services.
 ///   - configuration: Where to listen; `127.0.0.1:8080` by default.
 /// - Returns: The application, to run with `runService()` (or to test).
+/// - Throws: The app container's error if one of the app's services does not resolve.
 public func buildApplication(
     app: AppServices,
     configuration: ApplicationConfiguration = .init(address: .hostname("127.0.0.1", port: 8080))
-) -> some ApplicationProtocol {
+) throws(DIError) -> some ApplicationProtocol {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: RequestScopeMiddleware(app: app))
     router.get("health") { _, _ in
         "ok\n"
     }
-    router.post("orders/{item}") { request, context in
-        let item = try context.parameters.require("item")
-        let quantity = request.uri.queryParameters.get("quantity", as: Int.self) ?? 1
-        guard quantity > 0 else {
-            throw HTTPError(.badRequest, message: "The quantity must be positive.")
-        }
-        let unitOfWork = try context.services().resolveThrows(UnitOfWork.self)
-        do {
-            for _ in 0..<quantity {
-                try unitOfWork.stage(item)
+    router.group("orders")
+        .add(middleware: RequestScopeMiddleware(app: app))
+        .post("{item}") { request, context in
+            try placeOrders(request, context: context) {
+                try context.services().resolveThrows(UnitOfWork.self)
             }
-        } catch {
-            throw HTTPError(.badRequest, message: "At most \(UnitOfWork.maximumOrders) orders per request.")
         }
-        return "ordered \(quantity) x \(item) in request \(unitOfWork.requestID.value)\n"
-    }
+    let handWired = try HandWiredRequestMiddleware(app: app)
+    router.group("orders-by-hand")
+        .add(middleware: handWired)
+        .post("{item}") { request, context in
+            try placeOrders(request, context: context) {
+                guard let unitOfWork = context.handWiredUnitOfWork else {
+                    throw HTTPError(.internalServerError, message: "No unit of work: add HandWiredRequestMiddleware.")
+                }
+                return unitOfWork
+            }
+        }
     return Application(router: router, configuration: configuration)
+}
+
+/// The work of both order routes: stages the request's orders in the unit of work `unitOfWork` gives.
+private func placeOrders(
+    _ request: Request,
+    context: AppRequestContext,
+    unitOfWork: () throws -> UnitOfWork
+) throws -> String {
+    let item = try context.parameters.require("item")
+    let quantity = request.uri.queryParameters.get("quantity", as: Int.self) ?? 1
+    guard quantity > 0 else {
+        throw HTTPError(.badRequest, message: "The quantity must be positive.")
+    }
+    let unitOfWork = try unitOfWork()
+    do {
+        for _ in 0..<quantity {
+            try unitOfWork.stage(item)
+        }
+    } catch {
+        throw HTTPError(.badRequest, message: "At most \(UnitOfWork.maximumOrders) orders per request.")
+    }
+    return "ordered \(quantity) x \(item) in request \(unitOfWork.requestID.value)\n"
 }

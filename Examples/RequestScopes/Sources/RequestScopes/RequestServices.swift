@@ -4,7 +4,8 @@ import Synchronization
 // disposed of with it. Each counts itself in the app's `LifetimeLedger` while it is alive.
 
 /// Keeps count of the request-scoped objects alive and of the disposal handlers run for each request, so
-/// that a test (or an operator) can see that every request scope ended, and ended once.
+/// that a test (or an operator) can see that every request scope ended, and ended once. It keeps the
+/// disposals of the last ``capacity`` requests and counts all of them.
 public final class LifetimeLedger: Sendable {
     /// A kind of request-scoped service.
     public enum Service: String, Sendable, CaseIterable {
@@ -16,12 +17,24 @@ public final class LifetimeLedger: Sendable {
         case unitOfWork
     }
 
+    private struct Disposals {
+        var byRequest: RecentDictionary<String, [Service]>
+        var counts: [Service: Int] = [:]
+    }
+
+    /// How many requests' disposals the ledger keeps.
+    public let capacity: Int
     private let live = Atomic<Int>(0)
     private let created = Atomic<Int>(0)
-    private let disposals = Locked<[String: [Service]]>([:])
+    private let disposals: Locked<Disposals>
 
     /// Creates an empty ledger.
-    public init() {}
+    ///
+    /// - Parameter capacity: How many of the latest requests' disposals to keep; 1,000 by default.
+    public init(capacity: Int = 1_000) {
+        self.capacity = capacity
+        disposals = Locked(Disposals(byRequest: .init(capacity: capacity)))
+    }
 
     /// How many request-scoped objects are alive right now.
     public var liveObjects: Int {
@@ -33,14 +46,20 @@ public final class LifetimeLedger: Sendable {
         created.load(ordering: .relaxed)
     }
 
-    /// The services disposed of for each request id, in the order their handlers ran.
+    /// The services disposed of for each of the last ``capacity`` requests, in the order their handlers ran.
     public var disposalsByRequest: [String: [Service]] {
-        disposals.withLock { $0 }
+        disposals.withLock { $0.byRequest.dictionary }
     }
 
-    /// The services disposed of for `requestID`, in the order their handlers ran.
+    /// The services disposed of for `requestID`, in the order their handlers ran; empty if the request is
+    /// not one of the last ``capacity``.
     public func disposals(of requestID: String) -> [Service] {
-        disposals.withLock { $0[requestID] ?? [] }
+        disposals.withLock { $0.byRequest[requestID] ?? [] }
+    }
+
+    /// How many times each kind of service was disposed of, in every request.
+    public var disposalCounts: [Service: Int] {
+        disposals.withLock { $0.counts }
     }
 
     func objectCreated() {
@@ -53,7 +72,10 @@ public final class LifetimeLedger: Sendable {
     }
 
     func disposed(_ service: Service, of requestID: String) {
-        disposals.withLock { $0[requestID, default: []].append(service) }
+        disposals.withLock { disposals in
+            disposals.byRequest.update(requestID, default: []) { $0.append(service) }
+            disposals.counts[service, default: 0] += 1
+        }
     }
 }
 

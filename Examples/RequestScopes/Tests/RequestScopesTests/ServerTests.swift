@@ -28,7 +28,7 @@ struct ServerTests {
         let store = try app.resolver.resolveThrows(OrderStore.self)
         let ledger = try app.resolver.resolveThrows(LifetimeLedger.self)
         let accessLog = try app.resolver.resolveThrows(AccessLog.self)
-        let application = buildApplication(app: app, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let application = try buildApplication(app: app, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
 
         let (replies, elapsed, liveAfter) = try await application.test(.live) { client in
             let health = try await client.execute(uri: "/health", method: .get)
@@ -98,36 +98,45 @@ struct ServerTests {
         #expect(requestIDs.count == total)
 
         // Every request's services were disposed of exactly once, dependents first, and every unit of work
-        // committed once. (Compared request by request, so that a failure names a few requests, not 10,000.)
+        // committed once. The ledger and the store keep the last 1,000 requests' records and count all of
+        // them: the counts cover every request, the records kept are checked one by one (so that a failure
+        // names a few requests, not 1,000).
         let expectedDisposals: [LifetimeLedger.Service] = [.unitOfWork, .logger, .requestID]
+        #expect(ledger.disposalCounts == [.unitOfWork: total, .logger: total, .requestID: total])
         let disposals = ledger.disposalsByRequest
-        let commits = store.commitsByRequest
-        let badDisposals = requestIDs.keys.filter { disposals[$0] != expectedDisposals }.sorted()
+        #expect(disposals.count == ledger.capacity, "the ledger keeps the last \(ledger.capacity) requests")
+        let badDisposals = disposals.filter { requestIDs[$0.key] == nil || $0.value != expectedDisposals }
         #expect(
             badDisposals.count == 0,
-            "\(badDisposals.count) requests, such as \(badDisposals.prefix(3).map { ($0, disposals[$0] ?? []) })"
+            "\(badDisposals.count) requests, such as \(badDisposals.prefix(3).map { ($0.key, $0.value) })"
         )
-        #expect(disposals.count == total, "disposals recorded for requests that were not answered")
-        let badCommits = requestIDs.keys.filter { commits[$0] != 1 }.sorted()
+        #expect(store.commitCount == total)
+        let commits = store.commitsByRequest
+        #expect(commits.count == store.capacity, "the store keeps the last \(store.capacity) requests")
+        let badCommits = commits.filter { requestIDs[$0.key] == nil || $0.value != 1 }
         #expect(
             badCommits.count == 0,
-            "\(badCommits.count) requests, such as \(badCommits.prefix(3).map { ($0, commits[$0] ?? 0) })"
+            "\(badCommits.count) requests, such as \(badCommits.prefix(3).map { ($0.key, $0.value) })"
         )
-        #expect(commits.count == total, "commits for requests that were not answered")
-        #expect(await accessLog.lines.count == 2 * total)
+        #expect(await accessLog.linesWritten == 2 * total)
+        #expect(await accessLog.lines.count == 1_000)
 
-        // The app's services live on, shared: one store holds every order, each the one its request staged.
+        // The app's services live on, shared: one store took every order, and keeps the last ones, each the
+        // one its request staged.
         #expect(!store.isClosed)
         #expect(try app.resolver.resolveThrows(OrderStore.self) === store)
+        #expect(store.committedOrderCount == total)
         let orders = store.orders
-        #expect(orders.count == total)
+        #expect(orders.count == store.capacity)
         let misplaced = orders.filter { requestIDs[$0.requestID] != $0.item }
         #expect(misplaced.count == 0, "\(misplaced.count) orders, such as \(misplaced.prefix(3))")
+        // The orders kept are the latest: each was committed in the same scope as a commit the store kept.
+        #expect(orders.allSatisfy { commits[$0.requestID] == 1 })
 
-        // No request-scoped object outlived its request; no scope is left open.
+        // No request-scoped object outlived its request; no scope is left open (`/health` opens none).
         #expect(liveAfter == 0)
         #expect(ledger.createdObjects == 3 * total)
-        #expect(app.metrics.scopesOpened == total + 1)
+        #expect(app.metrics.scopesOpened == total)
         #expect(app.metrics.openScopes == 0)
         #expect(app.metrics.requestsFailed == 0)
 
@@ -135,17 +144,21 @@ struct ServerTests {
         #expect(store.isClosed)
     }
 
-    @Test("rolls back a request that fails, and still disposes of its scope once")
-    func failedRequest() async throws {
+    @Test(
+        "rolls back a request that fails, and still ends its services once",
+        arguments: ["/orders", "/orders-by-hand"]
+    )
+    func failedRequest(route: String) async throws {
         let app = AppServices()
         let store = try app.resolver.resolveThrows(OrderStore.self)
         let ledger = try app.resolver.resolveThrows(LifetimeLedger.self)
-        let application = buildApplication(app: app)
+        let accessLog = try app.resolver.resolveThrows(AccessLog.self)
+        let application = try buildApplication(app: app)
 
         try await application.test(.router) { client in
-            let tooMany = try await client.execute(uri: "/orders/book?quantity=6", method: .post)
+            let tooMany = try await client.execute(uri: "\(route)/book?quantity=6", method: .post)
             #expect(tooMany.status == .badRequest)
-            let ordered = try await client.execute(uri: "/orders/pen?quantity=2", method: .post)
+            let ordered = try await client.execute(uri: "\(route)/pen?quantity=2", method: .post)
             #expect(ordered.status == .ok)
             #expect(String(buffer: ordered.body) == "ordered 2 x pen in request req-2\n")
         }
@@ -157,7 +170,15 @@ struct ServerTests {
                 "req-1": [.unitOfWork, .logger, .requestID], "req-2": [.unitOfWork, .logger, .requestID],
             ]
         )
+        #expect(
+            await accessLog.lines == [
+                "[req-1] staged book", "[req-1] staged book", "[req-1] staged book", "[req-1] staged book",
+                "[req-1] staged book", "[req-1] rolled back 5 order(s)",
+                "[req-2] staged pen", "[req-2] staged pen", "[req-2] committed 2 order(s)",
+            ]
+        )
         #expect(app.metrics.requestsFailed == 1)
+        #expect(app.metrics.scopesOpened == 2)
         #expect(app.metrics.openScopes == 0)
         #expect(ledger.liveObjects == 0)
     }
