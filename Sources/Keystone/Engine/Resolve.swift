@@ -34,6 +34,9 @@ extension ResolutionState {
         if let instance = entry.instance {
             return instance
         }
+        if entry.kind == .multiton {
+            return try resolveMultiton(entry, as: key, arguments: arguments, resolver: resolver())
+        }
         return try resolveInCall(entry, as: key, arguments: arguments, resolver: resolver())
     }
 
@@ -46,12 +49,12 @@ extension ResolutionState {
         arguments: Arguments,
         resolver: any Resolver
     ) throws(DIError) -> Service {
-        try withCall { () throws(DIError) -> Service in
+        if entry.kind == .multiton {
+            return try resolveMultiton(entry, as: key, arguments: arguments, resolver: resolver)
+        }
+        return try withCall { () throws(DIError) -> Service in
             if let existing = existingInstance(of: entry) {
                 return existing
-            }
-            if entry.kind == .multiton {
-                return try resolveMultiton(entry, as: key, arguments: arguments, resolver: resolver)
             }
             return try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
         }
@@ -240,23 +243,27 @@ extension ResolutionState {
         }
     }
 
-    /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, or a new one, kept
-    /// as a `.container` instance is (stored before its `initCompleted` actions, so that they may resolve
-    /// it again, and dropped if it does not complete). Inlined, so that the arguments become an
-    /// `AnyHashable` in code that knows their type.
+    /// Resolves a `.multiton` entry: the instance made earlier from equal arguments, returned as a
+    /// `.container` instance is, outside any call; or a new one, made in a call and kept as a `.container`
+    /// instance is (stored before its `initCompleted` actions, so that they may resolve it again, and
+    /// dropped if it does not complete). Inlined, so that the arguments become a ``MultitonKey`` in code
+    /// that knows their type; `resolver` is made only if the factory runs.
     @inlinable
     func resolveMultiton<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,
         arguments: Arguments,
-        resolver: any Resolver
+        resolver: @autoclosure () -> any Resolver
     ) throws(DIError) -> Service {
         let identity = try MultitonKey.of(arguments, key: key)
         if let kept = entry.instance(forArguments: identity) {
             return kept
         }
-        return try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
-            try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
+        let resolver = resolver()
+        return try withCall { () throws(DIError) -> Service in
+            try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
+                try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
+            }
         }
     }
 
@@ -266,7 +273,7 @@ extension ResolutionState {
     @inlinable
     func keeping<Service>(
         _ entry: ServiceEntry<Service>,
-        byArguments identity: AnyHashable?,
+        byArguments identity: MultitonKey?,
         _ creation: () throws(DIError) -> Service
     ) throws(DIError) -> Service {
         guard let identity else { return try creation() }
