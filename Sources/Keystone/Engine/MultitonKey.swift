@@ -16,6 +16,33 @@ enum MultitonKey: Hashable {
     /// Any other argument, or the array of several arguments.
     case hashable(AnyHashable)
 
+    // Written out rather than derived, and inlinable: a lookup of an `Int` key then tests the case and
+    // compares two integers in place, with no copy of the other cases' payloads.
+    @inlinable
+    static func == (lhs: MultitonKey, rhs: MultitonKey) -> Bool {
+        switch lhs {
+        case .none:
+            if case .none = rhs { return true }
+        case .int(let left):
+            if case .int(let right) = rhs { return left == right }
+        case .string(let left):
+            if case .string(let right) = rhs { return left == right }
+        case .hashable(let left):
+            if case .hashable(let right) = rhs { return left == right }
+        }
+        return false
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .none: hasher.combine(0 as UInt8)
+        case .int(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .hashable(let value): hasher.combine(value)
+        }
+    }
+
     /// `arguments` (the packed arguments of a resolve of `key`) as a key: the argument itself for one,
     /// the array of them for several, one constant for none. Throws ``DIError/invalidUsage(message:)``
     /// naming the first argument whose type is not `Hashable`.

@@ -96,11 +96,15 @@ extension Container {
 
     /// How factories hand `resolver` on when it is this container or a synchronized view (the erased
     /// resolve needs one of those); `nil` for any other resolver, which the typed path serves.
+    ///
+    /// Both classes are final: their types are compared first, and only a cast that succeeds runs (a
+    /// failing cast from `any Resolver` to a class is the runtime's slow path).
     private func resolverReference(for resolver: any Resolver) -> ResolverReference? {
-        if let view = resolver as? SynchronizedResolver {
+        let type = type(of: resolver)
+        if type == SynchronizedResolver.self, let view = resolver as? SynchronizedResolver {
             return ResolverReference(view)
         }
-        if (resolver as? Container) === self {
+        if type == Container.self, resolver._engine === self {
             return ResolverReference(self)
         }
         return nil
