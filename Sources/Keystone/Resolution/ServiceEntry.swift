@@ -285,8 +285,11 @@ final class InstanceCache<Service> {
     /// Changed each time the scope drops its instances (``ServiceEntry/discardInstance()``, disposal): a
     /// creation in flight started at another generation does not keep its instance.
     @usableFromInline var generation: UInt64 = 0
-    /// The `.multiton` instances, by their arguments, with when each completed.
-    @usableFromInline var byArguments: [MultitonKey: (instance: Service, completion: UInt64)] = [:]
+    /// The `.multiton` instances, by their arguments, with when each completed. Read by every `.multiton`
+    /// resolve and changed in single statements, under the hierarchy's lock; unchecked: row `multiton-hit`
+    /// +17% instructions with the checks.
+    @exclusivity(unchecked) @usableFromInline var byArguments: [MultitonKey: (instance: Service, completion: UInt64)] =
+        [:]
 
     @usableFromInline
     init(instance: Service? = nil, graphInstance: Service? = nil) {
