@@ -58,13 +58,12 @@ extension Container {
             let instances = [Service](unsafeUninitializedCapacity: slots.count) { (buffer, count) in
                 do throws(DIError) {
                     try hierarchy.state.withCall { () throws(DIError) in
-                        for slot in slots {
+                        for index in slots.indices {
                             do throws(DIError) {
-                                // A factory that registered meanwhile may have changed what a key leads to.
-                                let current = registrationsSignature(of: chain) == unchanged ? slot : nil
                                 try resolveOne(
-                                    slot.key,
-                                    found: current,
+                                    slots[index],
+                                    // A factory that registered meanwhile may have changed what a key leads to.
+                                    isCurrent: registrationsSignature(of: chain) == unchanged,
                                     reference: reference,
                                     resolver: resolver,
                                     into: buffer.baseAddress.unsafelyUnwrapped + count
@@ -110,19 +109,21 @@ extension Container {
         return nil
     }
 
-    /// Resolves `key`, of `Service` without arguments, inside the call in flight, into `result`
-    /// (uninitialized; initialized unless this throws): through the resolve compiled for its entry at
-    /// registration when `found`, the slot the key leads to, is registered directly (this function is not
-    /// specialized for `Service`, that closure is), else on the typed path. The caller holds the lock.
+    /// Resolves the key of `slot`, of `Service` without arguments, inside the call in flight, into
+    /// `result` (uninitialized; initialized unless this throws): through the resolve compiled for its
+    /// entry at registration when the key still leads to `slot` (`isCurrent`) and is registered directly
+    /// (this function is not specialized for `Service`, that closure is), else on the typed path, which
+    /// looks it up again. The caller holds the lock.
     private func resolveOne<Service>(
-        _ key: ServiceKey,
-        found: Slot?,
+        _ slot: Slot,
+        isCurrent: Bool,
         reference: ResolverReference?,
         resolver: any Resolver,
         into result: UnsafeMutablePointer<Service>
     ) throws(DIError) {
-        if let reference, let found, !found.isForwarded, !hierarchy.needsAttention {
-            let entry = found.entry
+        let key = slot.key
+        if let reference, isCurrent, !slot.isForwarded, !hierarchy.needsAttention {
+            let entry = slot.entry
             try withUnsafePointer(to: ()) { (arguments) throws(DIError) in
                 try entry.resolveErased(
                     entry as AnyObject,
