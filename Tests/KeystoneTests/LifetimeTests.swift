@@ -295,6 +295,41 @@ struct MultitonTests {
         #expect(try container.resolveThrows(Session.self, arguments: 1, "us") !== a)
     }
 
+    @Test func argumentsAreComparedAsAnyHashableComparesThem() throws {
+        let container = Container()
+        container.register(Session.self) { (_, name: String) in Session(user: name.count) }
+            .inObjectScope(.multiton)
+        container.register(Session.self) { (_, key: AnyHashable) in Session(user: 0) }
+            .inObjectScope(.multiton)
+        container.register(Session.self) { (_, key: Int?) in Session(user: key ?? -1) }
+            .inObjectScope(.multiton)
+        let general = try container.resolveThrows(Session.self, argument: "general")
+        #expect(try container.resolveThrows(Session.self, argument: "gene" + "ral") === general)
+        #expect(try container.resolveThrows(Session.self, argument: "random") !== general)
+        // An `AnyHashable` argument: equal integers of different types are one key, as in `AnyHashable`.
+        let seven = try container.resolveThrows(Session.self, argument: AnyHashable(7 as Int))
+        #expect(try container.resolveThrows(Session.self, argument: AnyHashable(7 as UInt8)) === seven)
+        #expect(try container.resolveThrows(Session.self, argument: AnyHashable("7")) !== seven)
+        let none = try container.resolveThrows(Session.self, argument: nil as Int?)
+        #expect(try container.resolveThrows(Session.self, argument: nil as Int?) === none)
+        #expect(try container.resolveThrows(Session.self, argument: 3 as Int?) !== none)
+    }
+
+    @Test func aKeptInstanceIsFoundFromInsideAFactoryAndAnInitCompletedAction() throws {
+        let container = Container()
+        container.register(Session.self) { (_, user: Int) in Session(user: user) }.inObjectScope(.multiton)
+        var seen: [Session?] = []
+        container.register(SharedState.self) { r in
+            seen.append(r.resolve(Session.self, argument: 1))
+            return SharedState()
+        }
+        .initCompleted { r, _ in seen.append(r.resolve(Session.self, argument: 1)) }
+        let kept = try container.resolveThrows(Session.self, argument: 1)
+        _ = try container.resolveThrows(SharedState.self)
+        #expect(seen.count == 2)
+        #expect(seen.allSatisfy { $0 === kept })
+    }
+
     @Test func withoutArgumentsItBehavesAsContainer() throws {
         let container = Container()
         container.register(SharedState.self) { _ in SharedState() }.inObjectScope(.multiton)
@@ -424,6 +459,21 @@ struct ResolveAllTests {
         #expect(throws: missing) {
             try container.resolveAllThrows(Plugin.self)
         }
+    }
+
+    @Test func aRegistrationAFactoryReplacesOrAddsMeanwhileIsTheOneResolved() {
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.register(Plugin.self, name: "a") { _ in
+            // Replaces the child's "c" and shadows the parent's "b", both still to be resolved.
+            child.register(Plugin.self, name: "c") { _ in NamedPlugin(name: "new c") }
+            child.register(Plugin.self, name: "b") { _ in NamedPlugin(name: "child b") }
+            return NamedPlugin(name: "a")
+        }
+        parent.register(Plugin.self, name: "b") { _ in NamedPlugin(name: "parent b") }
+        child.register(Plugin.self, name: "c") { _ in NamedPlugin(name: "old c") }
+        #expect(child.resolveAll(Plugin.self).map(\.name) == ["a", "child b", "new c"])
+        #expect(child.resolveAll(Plugin.self).map(\.name) == ["a", "child b", "new c"])
     }
 
     @Test func throughASynchronizedViewAndInsideAFactory() {

@@ -346,6 +346,16 @@ final class RegistrationTable {
         }
     }
 
+    /// The slots registered for `serviceType`, under any name and argument types, in registration order.
+    func slots(of serviceType: Any.Type) -> [Slot] {
+        guard let index = index(of: serviceType) else { return [] }
+        switch buckets[index] {
+        case nil: return []
+        case .one(let slot): return [slot]
+        case .several(let bucket): return bucket.slots
+        }
+    }
+
     /// The keys registered for `serviceType`, under any name and argument types.
     func keys(of serviceType: Any.Type) -> [ServiceKey] {
         guard let index = index(of: serviceType) else { return [] }

@@ -99,7 +99,7 @@ final class ResolutionState {
         @usableFromInline var tracksKept = false
         /// The `.container` and `.multiton` instances kept during the top-level call, while `tracksKept`:
         /// each entry, with the arguments of a `.multiton` instance.
-        @usableFromInline var kept: [(entry: any AnyServiceEntry, arguments: AnyHashable?)] = []
+        @usableFromInline var kept: [(entry: any AnyServiceEntry, arguments: MultitonKey?)] = []
 
         @usableFromInline init() {}
     }
@@ -118,7 +118,7 @@ final class ResolutionState {
     var failure: DIError?
     /// The argument values of the `.multiton` creations in flight, innermost last: where `store` keeps
     /// a new `.multiton` instance, before its `initCompleted` actions run, as `.container` does.
-    @usableFromInline var multitonKeys: [AnyHashable] = []
+    @usableFromInline var multitonKeys: [MultitonKey] = []
     /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``.
     @usableFromInline var completions: UInt64 = 0
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only

@@ -286,7 +286,7 @@ extension ResolutionState {
 extension ServiceEntry {
     /// The `.multiton` instance kept for the arguments `identity` (``MultitonKey``), if any.
     @inlinable
-    func instance(forArguments identity: AnyHashable) -> Service? {
+    func instance(forArguments identity: MultitonKey) -> Service? {
         cache?.byArguments[identity]?.instance
     }
 
@@ -348,7 +348,7 @@ extension ServiceEntry {
     }
 
     @usableFromInline
-    func takeKept(forArguments identity: AnyHashable?) -> [Disposal] {
+    func takeKept(forArguments identity: MultitonKey?) -> [Disposal] {
         let handlers = disposalHandlers ?? []
         if let identity {
             guard let kept = cache?.byArguments.removeValue(forKey: identity) else { return [] }

@@ -41,94 +41,151 @@ extension Resolver {
 extension Container {
     /// Resolves every argument-free registration of `Service` visible from this container, in one call,
     /// under the hierarchy's lock, handing `resolver` to the factories.
+    ///
+    /// Not specialized for `Service` (the entries' compiled resolves are): each instance is written
+    /// straight into the array's storage, so that no `Service?` or array growth is handled generically.
     func resolveAll<Service>(
         _ serviceType: Service.Type,
         resolver: any Resolver,
         stoppingAtFailure: Bool
     ) throws(DIError) -> [Service] {
         try hierarchy.withLock { () throws(DIError) -> [Service] in
-            let keys = allKeys(of: Service.self)
-            guard !keys.isEmpty else { return [] }
-            var instances: [Service] = []
-            do throws(DIError) {
-                try hierarchy.state.withCall { () throws(DIError) in
-                    for key in keys {
-                        do throws(DIError) {
-                            instances.append(try resolveOne(key, resolver: resolver))
-                        } catch {
-                            if stoppingAtFailure {
-                                throw error
+            let (chain, slots) = allSlots(of: Service.self)
+            guard !slots.isEmpty else { return [] }
+            let reference = resolverReference(for: resolver)
+            let unchanged = registrationsSignature(of: chain)
+            var failure: DIError?
+            let instances = [Service](unsafeUninitializedCapacity: slots.count) { (buffer, count) in
+                do throws(DIError) {
+                    try hierarchy.state.withCall { () throws(DIError) in
+                        for index in slots.indices {
+                            do throws(DIError) {
+                                try resolveOne(
+                                    slots[index],
+                                    // A factory that registered meanwhile may have changed what a key leads to.
+                                    isCurrent: registrationsSignature(of: chain) == unchanged,
+                                    reference: reference,
+                                    resolver: resolver,
+                                    into: buffer.baseAddress.unsafelyUnwrapped + count
+                                )
+                                count += 1
+                            } catch {
+                                if stoppingAtFailure {
+                                    throw error
+                                }
+                                Log.failure(error)
                             }
-                            Log.failure(error)
                         }
                     }
+                } catch {
+                    // A cycle found under one of them fails the call as a whole; the others stand.
+                    if stoppingAtFailure {
+                        failure = error
+                    } else {
+                        Log.failure(error)
+                    }
                 }
-            } catch {
-                // A cycle found under one of them fails the call as a whole; the others stand.
-                if stoppingAtFailure {
-                    throw error
-                }
-                Log.failure(error)
+            }
+            if let failure {
+                throw failure
             }
             return instances
         }
     }
 
-    /// Resolves `key`, of `Service` without arguments, inside the call in flight: through the resolve
-    /// compiled for its entry at registration when the key is registered directly (this function is not
-    /// specialized for `Service`, that closure is), else on the typed path. The caller holds the lock.
-    private func resolveOne<Service>(_ key: ServiceKey, resolver: any Resolver) throws(DIError) -> Service {
-        let reference: ResolverReference? =
-            if let view = resolver as? SynchronizedResolver {
-                ResolverReference(view)
-            } else if (resolver as? Container) === self {
-                ResolverReference(self)
-            } else {
-                nil
-            }
-        if let reference, !hierarchy.needsAttention, case .registered(let entry, let resolveErased) = lookup(key) {
-            var result: Service?
-            try withUnsafeMutablePointer(to: &result) { (result) throws(DIError) in
-                try withUnsafePointer(to: ()) { (arguments) throws(DIError) in
-                    try resolveErased(
-                        entry,
-                        self,
-                        key,
-                        UnsafeRawPointer(arguments),
-                        reference,
-                        UnsafeMutableRawPointer(result)
-                    )
-                }
-            }
-            if let result {
-                return result
-            }
+    /// How factories hand `resolver` on when it is this container or a synchronized view (the erased
+    /// resolve needs one of those); `nil` for any other resolver, which the typed path serves.
+    ///
+    /// Both classes are final: their types are compared first, and only a cast that succeeds runs (a
+    /// failing cast from `any Resolver` to a class is the runtime's slow path).
+    private func resolverReference(for resolver: any Resolver) -> ResolverReference? {
+        let type = type(of: resolver)
+        if type == SynchronizedResolver.self, let view = resolver as? SynchronizedResolver {
+            return ResolverReference(view)
         }
-        return try resolve(key, arguments: (), resolver: resolver)
+        if type == Container.self, resolver._engine === self {
+            return ResolverReference(self)
+        }
+        return nil
     }
 
-    /// The keys of `serviceType` without arguments, every name, in registration order, ancestors first;
-    /// a container's key replaces its ancestor's under the same name, in its place. The caller holds the
-    /// lock.
-    private func allKeys(of serviceType: Any.Type) -> [ServiceKey] {
+    /// Resolves the key of `slot`, of `Service` without arguments, inside the call in flight, into
+    /// `result` (uninitialized; initialized unless this throws): through the resolve compiled for its
+    /// entry at registration when the key still leads to `slot` (`isCurrent`) and is registered directly
+    /// (this function is not specialized for `Service`, that closure is), else on the typed path, which
+    /// looks it up again. The caller holds the lock.
+    private func resolveOne<Service>(
+        _ slot: Slot,
+        isCurrent: Bool,
+        reference: ResolverReference?,
+        resolver: any Resolver,
+        into result: UnsafeMutablePointer<Service>
+    ) throws(DIError) {
+        let key = slot.key
+        if let reference, isCurrent, !slot.isForwarded, !hierarchy.needsAttention {
+            let entry = slot.entry
+            try withUnsafePointer(to: ()) { (arguments) throws(DIError) in
+                try entry.resolveErased(
+                    entry as AnyObject,
+                    self,
+                    key,
+                    UnsafeRawPointer(arguments),
+                    reference,
+                    UnsafeMutableRawPointer(result)
+                )
+            }
+            return
+        }
+        result.initialize(to: try resolve(key, arguments: (), resolver: resolver))
+    }
+
+    /// The containers from this one up to the root, and the slots of `serviceType` without arguments
+    /// they hold, every name, in registration order, ancestors first; a container's slot replaces its
+    /// ancestor's under the same name, in its place. The caller holds the lock.
+    private func allSlots(of serviceType: Any.Type) -> (chain: [Container], slots: [Slot]) {
         var chain: [Container] = []
         var container: Container? = self
         while let current = container {
             chain.append(current)
             container = current.parent
         }
-        var keys: [ServiceKey] = []
+        var slots: [Slot] = []
         var positions: [String?: Int] = [:]
         for current in chain.reversed() {
-            for key in current.table.keys(of: serviceType) where !key.takesArguments {
-                if let position = positions[key.name] {
-                    keys[position] = key
+            let found = current.table.slots(of: serviceType)
+            if found.isEmpty {
+                continue
+            }
+            if slots.isEmpty, found.allSatisfy({ !$0.key.takesArguments }) {
+                // The first table with registrations: its names are distinct; named positions are needed
+                // only once an ancestor's slots are there to be replaced.
+                slots = found
+                continue
+            }
+            if positions.isEmpty {
+                for (position, slot) in slots.enumerated() {
+                    positions[slot.key.name] = position
+                }
+            }
+            for slot in found where !slot.key.takesArguments {
+                if let position = positions[slot.key.name] {
+                    slots[position] = slot
                 } else {
-                    positions[key.name] = keys.count
-                    keys.append(key)
+                    positions[slot.key.name] = slots.count
+                    slots.append(slot)
                 }
             }
         }
-        return keys
+        return (chain, slots)
+    }
+
+    /// What changes whenever a registration is added to, replaced in or removed from a table of `chain`
+    /// during the call in flight: their counts, and the entries retired meanwhile.
+    private func registrationsSignature(of chain: [Container]) -> (registrations: Int, retired: Int) {
+        var registrations = 0
+        for container in chain {
+            registrations += container.table.count
+        }
+        return (registrations, hierarchy.state.call.retired.count)
     }
 }

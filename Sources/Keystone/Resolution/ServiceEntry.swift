@@ -297,8 +297,11 @@ final class InstanceCache<Service> {
     /// Changed each time the scope drops its instances (``ServiceEntry/discardInstance()``, disposal): a
     /// creation in flight started at another generation does not keep its instance.
     @usableFromInline var generation: UInt64 = 0
-    /// The `.multiton` instances, by their arguments, with when each completed.
-    @usableFromInline var byArguments: [AnyHashable: (instance: Service, completion: UInt64)] = [:]
+    /// The `.multiton` instances, by their arguments, with when each completed. Read by every `.multiton`
+    /// resolve and changed in single statements, under the hierarchy's lock; unchecked: row `multiton-hit`
+    /// +17% instructions with the checks.
+    @exclusivity(unchecked) @usableFromInline var byArguments: [MultitonKey: (instance: Service, completion: UInt64)] =
+        [:]
 
     @usableFromInline
     init(instance: Service? = nil, graphInstance: Service? = nil) {
@@ -378,7 +381,7 @@ protocol AnyServiceEntry: AnyObject {
     func takeForDisposal() -> [Disposal]
     /// Takes the instance this entry keeps (for `.multiton`, the one of the arguments `identity`), with
     /// its disposal handlers, and drops it: it was kept by a call that failed. The caller holds the lock.
-    func takeKept(forArguments identity: AnyHashable?) -> [Disposal]
+    func takeKept(forArguments identity: MultitonKey?) -> [Disposal]
     /// Resolves this entry, which takes no runtime arguments, as a root of `verify()`'s exploration.
     func resolveForInspection(as key: ServiceKey, in container: Container) throws(DIError)
     /// Resolves this entry for a key forwarded to it, as `Any`.

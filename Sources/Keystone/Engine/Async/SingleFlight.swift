@@ -103,9 +103,9 @@ extension Container {
 /// What a creation in flight is shared under: its registration, and for `.multiton` its arguments.
 struct FlightKey: Hashable, Sendable {
     let entry: ObjectIdentifier
-    let arguments: Handoff<AnyHashable>?
+    let arguments: Handoff<MultitonKey>?
 
-    init<Service>(entry: ServiceEntry<Service>, arguments: AnyHashable?) {
+    init<Service>(entry: ServiceEntry<Service>, arguments: MultitonKey?) {
         self.entry = ObjectIdentifier(entry)
         self.arguments = arguments.map(Handoff.init)
     }
