@@ -327,6 +327,28 @@ struct PerfChangeAttackMultitonTests {
         #expect(backReferences.first { $0.0 == "inner" }?.1 === inner)
     }
 
+    @Test func aNestedCreationOfOtherArgumentsIsKeptUnderItsOwnKey() throws {
+        let container = Container()
+        let log = EventLog()
+        container.register(PCASession.self) { (r, key: Int) in
+            if key < 3 {
+                // The creation of key + 1 runs inside this one's: each is kept under its own arguments.
+                _ = try r.resolveThrows(PCASession.self, argument: key + 1)
+            }
+            return PCASession(key: "\(key)")
+        }
+        .inObjectScope(.multiton)
+        .onDispose { log.record($0.key) }
+        let one = try container.resolveThrows(PCASession.self, argument: 1)
+        #expect(one.key == "1")
+        #expect(try container.resolveThrows(PCASession.self, argument: 2).key == "2")
+        #expect(try container.resolveThrows(PCASession.self, argument: 3).key == "3")
+        #expect(try container.resolveThrows(PCASession.self, argument: 1) === one)
+        try container.dispose()
+        // The innermost completed first: it is disposed of last.
+        #expect(log.all == ["1", "2", "3"])
+    }
+
     @Test func disposeEndsEveryMultitonInstanceOfEveryKindOfKeyOnce() throws {
         let container = Container()
         let log = EventLog()
@@ -433,6 +455,36 @@ struct PerfChangeAttackMultitonConcurrencyTests {
         #expect(results.values.allSatisfy { $0.count == 1 })
         #expect(try await view.resolveAsync(PCASession.self, argument: "k1").key == "k1")
         #expect(made.count == 3)
+    }
+
+    @Test func concurrentAsyncResolvesWithEqualIntegersOfDifferentTypesShareOneCreation() async throws {
+        let container = Container()
+        let made = Counter()
+        let gate = Gate()
+        container.registerAsync(PCASession.self) { (_, key: AnyHashable, name: String) in
+            made.increment()
+            await gate.wait()
+            return PCASession(key: "\(key) \(name)")
+        }
+        .inObjectScope(.multiton)
+        let view = container.synchronize()
+        let opening = Task {
+            try await Task.sleep(for: .milliseconds(50))
+            gate.open()
+        }
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    let keys: [AnyHashable] = [AnyHashable(7), AnyHashable(UInt8(7)), AnyHashable(7.0)]
+                    let session = try await view.resolveAsync(PCASession.self, arguments: keys[index % 3], "n")
+                    return ObjectIdentifier(session)
+                }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        try await opening.value
+        #expect(made.count == 1)
+        #expect(identities.count == 1)
     }
 
     @Test func aResetWhileAnAsyncMultitonCreationIsInFlightKeepsNothingOfIt() async throws {
@@ -664,6 +716,27 @@ struct PerfChangeAttackResolveAllTests {
         // String, a value type with a buffer, through an Optional-free path.
         container.register(String.self, name: "s") { _ in String(repeating: "x", count: 100) }
         #expect(container.resolveAll(String.self) == [String(repeating: "x", count: 100)])
+    }
+
+    @Test func keptInstancesAreTheOnesResolveGivesAndAResetMidLoopIsSeen() throws {
+        let container = Container()
+        let log = EventLog()
+        let kept = container.register(PCANamed.self) { _ in PCANamed(name: "multiton") }.inObjectScope(.multiton)
+        container.register(PCAPlugin.self, name: "reset") { _ in
+            container.resetObjectScope(.container)
+            return PCANamed(name: "reset")
+        }
+        container.register(PCAPlugin.self, name: "c") { _ in PCANamed(name: "c") }
+            .inObjectScope(.container)
+            .onDispose { log.record($0.name) }
+        container.forward(PCAPlugin.self, name: "m", to: kept)
+        let oldC = try container.resolveThrows(PCAPlugin.self, name: "c")
+        let all = try container.resolveAllThrows(PCAPlugin.self)
+        #expect(all.map(\.name) == ["reset", "c", "multiton"])
+        #expect(all[1] !== oldC, "the reset dropped the earlier instance before c was resolved")
+        #expect(all[1] === container.resolve(PCAPlugin.self, name: "c"))
+        #expect(all[2] === container.resolve(PCANamed.self))
+        #expect(log.all == ["c"])
     }
 
     @Test func failuresAreSkippedOrReportedAndTheArrayHoldsTheRest() {
