@@ -253,7 +253,9 @@ public final class ServiceEntry<Service> {
     ///
     /// It runs in its place among the registration's handlers, in the order they were added, in the
     /// isolation `disposeAsync()` is called from (as an async factory runs in the resolve's): the
-    /// instance does not leave the caller's actor.
+    /// instance does not leave the caller's actor. A handler closure that captures an actor's `self` is
+    /// not isolated to that actor (Swift 6.3): it reaches the actor's state with `await`, as the compiler
+    /// requires.
     ///
     /// - Returns: The entry, for chaining.
     @discardableResult
