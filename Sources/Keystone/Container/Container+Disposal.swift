@@ -49,6 +49,14 @@ extension Container {
     /// - Throws: ``DIError/disposalFailed(_:)`` with one ``DIError/factoryFailed(key:path:underlying:)``
     ///   per handler that threw.
     nonisolated(nonsending) public func disposeAsync() async throws(DIError) {
+        try await disposeAsync(isolation: #isolation)
+    }
+
+    /// `disposeAsync()`, isolated to the caller's isolation, which it first makes sure to be on (a caller
+    /// whose opening hop the compiler dropped arrives off its actor; see ``executorBarrier()``): the
+    /// handlers run there.
+    private func disposeAsync(isolation: isolated (any Actor)?) async throws(DIError) {
+        executorBarrier()
         var failures: [DIError] = []
         for disposal in takeDisposals() {
             failures += await disposal.runAll()

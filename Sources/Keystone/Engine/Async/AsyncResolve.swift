@@ -34,11 +34,32 @@ extension Container {
         if let instance: Service = existingSharedInstance(key) {
             return instance
         }
-        if !AsyncResolution.isInFlight, let instance: Service = try resolveIfSynchronous(key, arguments, through: view)
+        // A caller on an actor may arrive off it (see `executorBarrier()`): the synchronous factories run
+        // after a hop to the caller's isolation.
+        if !AsyncResolution.isInFlight,
+            let instance: Service = try await resolveIfSynchronous(
+                key,
+                arguments,
+                through: view,
+                isolation: #isolation
+            )
         {
             return instance
         }
         return try await resolveAsyncInGeneral(key, arguments: arguments, confined: view == nil)
+    }
+
+    /// ``resolveIfSynchronous(_:_:through:)`` in the caller's isolation, which it first makes sure to be
+    /// on: the synchronous factories it may run belong there (see ``executorBarrier()``).
+    @inlinable
+    func resolveIfSynchronous<Service, Arguments>(
+        _ key: ServiceKey,
+        _ arguments: Arguments,
+        through view: SynchronizedResolver?,
+        isolation: isolated (any Actor)?
+    ) async throws(DIError) -> Service? {
+        executorBarrier()
+        return try resolveIfSynchronous(key, arguments, through: view)
     }
 
     /// The `.container` instance registered directly under `key`, if it exists and nothing asks for
@@ -147,6 +168,23 @@ extension Container {
         arguments: Arguments,
         confined: Bool
     ) async throws(DIError) -> Service {
+        try await resolveAsTopLevel(key, arguments: arguments, confined: confined, isolation: #isolation)
+    }
+
+    /// The top-level call, isolated to the caller's isolation, which it first makes sure to be on.
+    ///
+    /// Swift 6.3 drops the opening hop of an actor-isolated function whose first executor-bound step is
+    /// a `nonisolated(nonsending)` call (in optimized builds, a user's actor method whose only statement
+    /// is `resolveAsync`): such a caller reaches here off its actor, and a plain container's synchronous
+    /// factories ran beside the actor's other work. Being isolated to `isolation`, with a synchronous call
+    /// first (``executorBarrier()``, which keeps the hop), this function hops to it.
+    private func resolveAsTopLevel<Service, Arguments>(
+        _ key: ServiceKey,
+        arguments: Arguments,
+        confined: Bool,
+        isolation: isolated (any Actor)?
+    ) async throws(DIError) -> Service {
+        executorBarrier()
         let context = AsyncResolution.topLevel(confined: confined)
         let call = context.calls[0]
         context.graph.hold()
@@ -523,3 +561,17 @@ extension DIError {
         }
     }
 }
+
+/// A synchronous call the optimizer cannot see through: placed first in a function isolated to an actor,
+/// it keeps the function's opening hop to that actor.
+///
+/// Swift 6.3 drops the opening hop of an actor-isolated function whose first executor-bound step is a
+/// `nonisolated(nonsending)` call (in optimized builds, a user's actor method whose only statement is
+/// `resolveAsync`): such a caller reaches the engine off its actor. The engine's entry points that run
+/// factories or handlers (`resolveIfSynchronous(_:_:through:isolation:)`,
+/// `resolveAsTopLevel(_:arguments:confined:isolation:)`, `disposeAsync(isolation:)`, warm-up's
+/// `create(_:on:)`) are therefore isolated to the caller's isolation and start with this call (or another
+/// synchronous one), so that they hop there.
+@usableFromInline
+@inline(never)
+func executorBarrier() {}
