@@ -363,6 +363,9 @@ protocol AnyServiceEntry: AnyObject {
     func scratchCopy() -> any AnyServiceEntry
     /// Where the factory must run, for an async or main-actor registration; `nil` for a synchronous one.
     var isolation: FactoryIsolation? { get }
+    /// For a `.container` async registration with no instance yet, its scope's generation, which a
+    /// creation in flight must have been started in (see `Container.flightToJoin(_:)`); else `nil`.
+    var generationOfSharedCreation: UInt64? { get }
     /// Whether the scope is `.container`-kind: one instance for the registration.
     var keepsOneInstance: Bool { get }
     /// Whether the scope keeps one instance when resolved without arguments: `.container`, or

@@ -36,6 +36,22 @@ extension Container {
         return .start(flight, Handoff(entry))
     }
 
+    /// The creation in flight that a top-level resolve of `key` has only to wait for, as ``flight(for:as:shared:in:)``
+    /// would find it: a `.container` async registration whose instance is being created for its scope's
+    /// current generation. A waiter at top level creates nothing, so it needs no resolution of its own (no
+    /// graph, path or call). `nil` when the resolve must be planned: counted, inspected or validated,
+    /// forwarded, another kind of registration, or nothing in flight.
+    func flightToJoin(_ key: ServiceKey) -> SingleFlight? {
+        hierarchy.withLock {
+            guard !hierarchy.needsAttention, !hierarchy.flights.isEmpty, let slot = slot(for: key), !slot.isForwarded
+            else { return nil }
+            guard let generation = slot.entry.generationOfSharedCreation,
+                let flight = hierarchy.flights[FlightKey(entry: slot.entry)], flight.generation == generation
+            else { return nil }
+            return flight
+        }
+    }
+
     /// Runs the creation `flight` of `entry`, as a call of its own inside `context`, and hands its outcome
     /// to every waiter. A cycle found while it ran fails it, even one a factory tolerated.
     nonisolated(nonsending) func runCreation<Service, Arguments>(
@@ -80,13 +96,14 @@ extension Container {
         return outcome
     }
 
-    /// Waits for `flight`; a cancellation of the waiting task ends the wait at once.
-    nonisolated(nonsending) func wait(for flight: SingleFlight, key: ServiceKey, in context: AsyncResolution)
+    /// Waits for `flight`, from the resolution `context`, or at top level with none; a cancellation of the
+    /// waiting task ends the wait at once.
+    nonisolated(nonsending) func wait(for flight: SingleFlight, key: ServiceKey, in context: AsyncResolution?)
         async throws(DIError)
         -> Handoff<Any>
     {
         defer {
-            if let waiter = context.creation {
+            if let waiter = context?.creation {
                 hierarchy.withLock { waiter.removeWait(on: flight) }
             }
         }
@@ -95,8 +112,16 @@ extension Container {
         } catch let error as DIError {
             throw error
         } catch {
-            throw .factoryFailed(key: key, path: context.keys, underlying: error)
+            throw .factoryFailed(key: key, path: context?.keys ?? [], underlying: error)
         }
+    }
+}
+
+extension ServiceEntry {
+    @usableFromInline
+    var generationOfSharedCreation: UInt64? {
+        guard kind == .container, instance == nil, isolation == .async else { return nil }
+        return cache?.generation ?? 0
     }
 }
 
@@ -108,6 +133,12 @@ struct FlightKey: Hashable, Sendable {
     init<Service>(entry: ServiceEntry<Service>, arguments: MultitonKey?) {
         self.entry = ObjectIdentifier(entry)
         self.arguments = arguments.map(Handoff.init)
+    }
+
+    /// The key of a `.container` registration's creation.
+    init(entry: any AnyServiceEntry) {
+        self.entry = ObjectIdentifier(entry)
+        self.arguments = nil
     }
 
     static func == (lhs: FlightKey, rhs: FlightKey) -> Bool {
