@@ -65,6 +65,10 @@ extension RegistrationTable {
     /// ``lookup(_:)`` for a service type with several registrations, or a miss on its single one.
     @usableFromInline
     func lookupInBucket(at index: Int, _ key: ServiceKey) -> Lookup {
+        if case .several(let bucket) = bucketContents(at: index) {
+            return bucket.lookup(key)
+        }
+        // A single registration under another name or argument types, or a forwarded one.
         guard let slot = slot(at: index, for: key) else { return .missing }
         if slot.isForwarded {
             return .forwarded
