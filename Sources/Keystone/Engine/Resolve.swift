@@ -258,8 +258,22 @@ extension ResolutionState {
         if let kept = entry.instance(forArguments: identity) {
             return kept
         }
-        return try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
-            try create(entry, as: key, arguments: arguments, resolver: resolver(), keep: true)
+        return try createMultiton(entry, as: key, arguments: arguments, identity: identity, resolver: resolver())
+    }
+
+    /// Creates a `.multiton` instance of `entry` and keeps it under `identity`. Compiled once, generically,
+    /// in this module: specialized for each service type, its dictionary code would keep the compiled
+    /// resolves of different services from being merged into one in an app (`Benchmarks/size.sh`).
+    @usableFromInline @_semantics("optimize.sil.specialize.generic.never")
+    func createMultiton<Service, Arguments>(
+        _ entry: ServiceEntry<Service>,
+        as key: ServiceKey,
+        arguments: Arguments,
+        identity: MultitonKey,
+        resolver: any Resolver
+    ) throws(DIError) -> Service {
+        try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
+            try create(entry, as: key, arguments: arguments, resolver: resolver, keep: true)
         }
     }
 
