@@ -65,8 +65,10 @@ extension Resolver {
     /// The resolver a factory is handed belongs to its call: it joins that call while it lasts, and once
     /// the call has ended, a resolver kept from it resolves in calls of its own. A task the factory starts
     /// inherits nothing of the call through the task: a resolve it makes through a captured container is
-    /// a call of its own. A cycle found while serving the call fails it, even where a factory tolerated
-    /// the inner failure (`try?`).
+    /// a call of its own. So a child task that resolves, through a captured container, the registration
+    /// whose factory awaits it waits for that creation forever; resolve through the factory's resolver,
+    /// which reports the cycle. A cycle found while serving the call fails it, even where a factory
+    /// tolerated the inner failure (`try?`).
     ///
     /// > Warning: On a plain container, do not resolve from another task or actor while a `resolveAsync`
     /// > is suspended: that is concurrent use. Use ``Container/synchronize()``.
@@ -76,7 +78,7 @@ extension Resolver {
     ///   - name: The registration name, or `nil` for the unnamed registration.
     /// - Returns: The instance.
     /// - Throws: A ``DIError``: ``DIError/circularDependency(path:)`` for a cycle through async factories
-    ///   (never a hang), ``DIError/factoryFailed(key:path:underlying:)`` for an error a factory threw, a
+    ///   and their resolvers (never a hang), ``DIError/factoryFailed(key:path:underlying:)`` for an error a factory threw, a
     ///   cancelled wait included.
     @inlinable
     nonisolated(nonsending) public func resolveAsync<Service>(_ serviceType: Service.Type, name: String? = nil)
