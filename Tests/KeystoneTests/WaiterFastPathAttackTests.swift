@@ -475,7 +475,10 @@ struct WaiterFastPathAttackWaiterTests {
         #expect(try await view.resolveAsync(WFA.self) === a)
     }
 
-    @Test("Cancelling a waiter on a plain container leaves the creation (in another task) alone", .timeLimit(.minutes(1)))
+    @Test(
+        "Cancelling a waiter on a plain container leaves the creation (in another task) alone",
+        .timeLimit(.minutes(1))
+    )
     func cancelledWaiterOnAPlainContainer() async throws {
         let container = Container()
         let runs = Counter()
@@ -624,7 +627,10 @@ struct WaiterFastPathAttackDropTests {
         #expect(next.serial == 2)
     }
 
-    @Test("Re-registering mid-creation: old waiters get the old instance, new resolves the new one", .timeLimit(.minutes(1)))
+    @Test(
+        "Re-registering mid-creation: old waiters get the old instance, new resolves the new one",
+        .timeLimit(.minutes(1))
+    )
     func reRegistrationMidCreation() async throws {
         let container = Container()
         let runs = Counter()
@@ -665,7 +671,10 @@ struct WaiterFastPathAttackDropTests {
         #expect(disposed.all == [1])
     }
 
-    @Test("Many rounds of reset and re-registration under concurrent waiters never mix instances", .timeLimit(.minutes(1)))
+    @Test(
+        "Many rounds of reset and re-registration under concurrent waiters never mix instances",
+        .timeLimit(.minutes(1))
+    )
     func churn() async throws {
         let container = Container()
         let made = Counter()
@@ -711,7 +720,6 @@ extension Array {
         return result
     }
 }
-
 
 // MARK: - Cycles and tasks the factory starts
 
@@ -814,7 +822,10 @@ struct WaiterFastPathAttackCycleTests {
         }
     }
 
-    @Test("Tasks a factory starts on another key of the same container join no creation wrongly", .timeLimit(.minutes(1)))
+    @Test(
+        "Tasks a factory starts on another key of the same container join no creation wrongly",
+        .timeLimit(.minutes(1))
+    )
     func spawnedTasksOnAnotherKey() async throws {
         let container = Container()
         let ref = WFRef(c: container)
@@ -1017,7 +1028,10 @@ struct WaiterFastPathAttackHierarchyTests {
         #expect(runs.count == 3)
     }
 
-    @Test(".transient and .graph async registrations are not shared by concurrent top-level resolves", .timeLimit(.minutes(1)))
+    @Test(
+        ".transient and .graph async registrations are not shared by concurrent top-level resolves",
+        .timeLimit(.minutes(1))
+    )
     func otherScopes() async throws {
         let container = Container()
         let runs = Counter()
@@ -1094,7 +1108,10 @@ struct WaiterFastPathAttackHierarchyTests {
         #expect(runs.count == 1)
     }
 
-    @Test("validatesScopes on: a child's captive dependency fails a creator and its waiters alike", .timeLimit(.minutes(1)))
+    @Test(
+        "validatesScopes on: a child's captive dependency fails a creator and its waiters alike",
+        .timeLimit(.minutes(1))
+    )
     func captiveDependencyWaiters() async throws {
         let parent = Container()
         parent.validatesScopes = true
@@ -1266,7 +1283,10 @@ struct WaiterFastPathAttackIsolationTests {
         }
     }
 
-    @Test("The first resolve from an actor creates on the actor; a nonisolated waiter gets the same", .timeLimit(.minutes(1)))
+    @Test(
+        "The first resolve from an actor creates on the actor; a nonisolated waiter gets the same",
+        .timeLimit(.minutes(1))
+    )
     func actorCreatorNonisolatedWaiter() async throws {
         let lane = WFLane()
         let probe = WFProbe()
@@ -1318,10 +1338,13 @@ struct WaiterFastPathAttackIsolationTests {
         let container = Container()
         let probe = WFProbe()
         let runs = Counter()
-        container.register(WFViewModel.self, mainActorFactory: { _ in
-            probe.check("main-actor factory", wfOnMainActor())
-            return WFViewModel(runs.next())
-        })
+        container.register(
+            WFViewModel.self,
+            mainActorFactory: { _ in
+                probe.check("main-actor factory", wfOnMainActor())
+                return WFViewModel(runs.next())
+            }
+        )
         .inObjectScope(.container)
         container.register(WFSync.self) { _ in
             probe.check("synchronous factory from the main actor", wfOnMainActor())
@@ -1340,10 +1363,13 @@ struct WaiterFastPathAttackIsolationTests {
         let container = Container()
         let probe = WFProbe()
         let runs = Counter()
-        container.register(WFViewModel.self, mainActorFactory: { _ in
-            probe.check("main-actor factory", wfOnMainActor())
-            return WFViewModel(runs.next())
-        })
+        container.register(
+            WFViewModel.self,
+            mainActorFactory: { _ in
+                probe.check("main-actor factory", wfOnMainActor())
+                return WFViewModel(runs.next())
+            }
+        )
         .inObjectScope(.container)
         let view = container.synchronize()
         let serials = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -75,10 +75,11 @@
 /// > Warning: A factory runs holding the container's lock, so keep it short. It must never block
 /// > waiting for another thread or task that uses `DIActor` or ``DIActorBridge``: that thread waits for
 /// > the lock the factory holds, and neither can go on.
-// `final`: an actor's methods are otherwise called through its vtable from other modules, which then
-// cannot specialize the inlinable generic resolves (`actor-resolve` row: half the instructions).
 @globalActor
 public final actor DIActor {
+    // `final`: an actor's methods are otherwise called through its vtable from other modules, which then
+    // cannot specialize the inlinable generic resolves (`actor-resolve` row: half the instructions).
+
     /// The process-wide instance, used by ``DIActorGlobalAPI``, ``DIActorBridge`` and the `@DIActor`
     /// attribute. It fronts ``Container/current``, the container ``Registry``, ``DependencyRegistry``
     /// and the property wrappers use: the process-wide default container, or, inside
