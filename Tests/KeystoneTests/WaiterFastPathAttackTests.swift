@@ -1491,7 +1491,7 @@ struct WaiterFastPathAttackDIActorTests {
         let runs = Counter()
         container.register(WFSync.self) { _ in WFSync(runs.next()) }
         let ref = WFRef(c: container)
-        let bound = await WFOnDIActor()
+        let bound = WFOnDIActor()
         _ = try await bound.resolve(ref)
         _ = try await bound.resolve(ref)
         #expect(await bound.resolved == [1, 2])
