@@ -78,8 +78,8 @@ extension Resolver {
     ///   - name: The registration name, or `nil` for the unnamed registration.
     /// - Returns: The instance.
     /// - Throws: A ``DIError``: ``DIError/circularDependency(path:)`` for a cycle through async factories
-    ///   and their resolvers (never a hang), ``DIError/factoryFailed(key:path:underlying:)`` for an error a factory threw, a
-    ///   cancelled wait included.
+    ///   and their resolvers (never a hang), ``DIError/factoryFailed(key:path:underlying:)`` for an error
+    ///   a factory threw, a cancelled wait included.
     @inlinable
     nonisolated(nonsending) public func resolveAsync<Service>(_ serviceType: Service.Type, name: String? = nil)
         async throws(DIError)
