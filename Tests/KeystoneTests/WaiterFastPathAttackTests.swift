@@ -92,33 +92,9 @@ private final class WFProbe: @unchecked Sendable {
     }
 }
 
-/// A serial executor on a dispatch queue that tells whether the current thread runs one of its jobs.
-private final class WFExecutor: SerialExecutor, @unchecked Sendable {
-    private static let key = DispatchSpecificKey<Int>()
-    private static let serial = Counter()
-    private let id: Int
-    private let queue: DispatchQueue
-
-    init() {
-        id = Self.serial.next()
-        queue = DispatchQueue(label: "keystone.tests.waiter-fast-path.\(id)")
-        queue.setSpecific(key: Self.key, value: id)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-
-    var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: Self.key) == id
-    }
-}
-
 /// A custom actor whose isolation the tests check without crashing.
 private actor WFLane {
-    let executor = WFExecutor()
+    let executor = QueueExecutor(label: "waiter-fast-path")
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()

@@ -46,35 +46,9 @@ private struct WIRef: @unchecked Sendable {
     let c: Container
 }
 
-/// A serial executor on a dispatch queue that tells whether the current thread runs one of its jobs.
-private final class WIExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked: every stored property is immutable, and the queue is thread-safe.
-    private static let key = DispatchSpecificKey<Int>()
-    private static let serial = Counter()
-    private let id: Int
-    private let queue: DispatchQueue
-
-    init() {
-        id = Self.serial.next()
-        queue = DispatchQueue(label: "keystone.tests.warmup-lane.\(id)")
-        queue.setSpecific(key: Self.key, value: id)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-
-    /// Whether the current thread is running a job of this executor.
-    var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: Self.key) == id
-    }
-}
-
 /// An actor whose isolation the tests can check without crashing (``isCurrent``).
 private actor WILane {
-    let executor = WIExecutor()
+    let executor = QueueExecutor(label: "warmup-lane")
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -126,7 +100,7 @@ private final class WIBox {
 
 /// An actor that owns a plain container and state its registrations' handlers use.
 private actor WIOwner {
-    let executor = WIExecutor()
+    let executor = QueueExecutor(label: "warmup-lane")
     private let box = WIBox()
     private let container = Container()
     private let probe: WIProbe
