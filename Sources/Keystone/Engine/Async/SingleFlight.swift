@@ -11,8 +11,7 @@ extension Container {
         shared: FlightKey,
         in context: AsyncResolution
     ) throws(DIError) -> AsyncPlan<Service> {
-        // A creation started before the scope was dropped keeps nothing: a resolve made since starts anew.
-        if let flight = hierarchy.flights[shared], flight.generation == entry.cache?.generation ?? 0 {
+        if let flight = flightInProgress(under: shared, generation: entry.cache?.generation ?? 0) {
             if let waiter = context.creation {
                 if let loop = flight.pathOfWaits(to: waiter) {
                     let cycle = DIError.circularDependency(path: [waiter.key] + loop.map(\.key) + [waiter.key])
@@ -45,11 +44,17 @@ extension Container {
         hierarchy.withLock {
             guard !hierarchy.needsAttention, !hierarchy.flights.isEmpty, let slot = slot(for: key), !slot.isForwarded
             else { return nil }
-            guard let generation = slot.entry.generationOfSharedCreation,
-                let flight = hierarchy.flights[FlightKey(entry: slot.entry)], flight.generation == generation
-            else { return nil }
-            return flight
+            guard let generation = slot.entry.generationOfSharedCreation else { return nil }
+            return flightInProgress(under: FlightKey(entry: slot.entry), generation: generation)
         }
+    }
+
+    /// The creation in flight under `shared` that a resolve joins, if it was started in the scope's
+    /// current `generation`: one started before the scope was dropped keeps nothing, and a resolve made
+    /// since starts anew. The caller holds the lock.
+    private func flightInProgress(under shared: FlightKey, generation: UInt64) -> SingleFlight? {
+        guard let flight = hierarchy.flights[shared], flight.generation == generation else { return nil }
+        return flight
     }
 
     /// Runs the creation `flight` of `entry`, as a call of its own inside `context`, and hands its outcome
