@@ -1447,8 +1447,10 @@ struct WaiterFastPathAttackDIActorTests {
             return WFA(serial)
         }
         let tasks = (0..<8).map { _ in Task { try await actor.resolveAsync(WFA.self) } }
-        await wfEventually { runs.count >= 1 }
-        try await Task.sleep(for: .milliseconds(20))
+        // Every caller waits for the one creation (a view's creation runs in a task of its own), so all
+        // eight get its failure; a fixed pause was not enough under a loaded run.
+        await wfEventually { actor.engine.container.waitersOnCreationsInFlight() >= 8 }
+        #expect(actor.engine.container.waitersOnCreationsInFlight() >= 8)
         gate.open()
         for task in tasks {
             let result = await task.result
