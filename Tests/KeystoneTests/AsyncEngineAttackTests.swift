@@ -66,23 +66,6 @@ private struct AKCountdown: Sendable {
     let n: Int
 }
 
-/// A lock-guarded set of serials.
-private final class AKSerialLog: @unchecked Sendable {
-    // @unchecked: `values` is used only under `lock`.
-    private let lock = NSLock()
-    private var values: [Int] = []
-    func add(_ value: Int) {
-        lock.lock()
-        values.append(value)
-        lock.unlock()
-    }
-    var all: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return values
-    }
-}
-
 private func akKey<S>(_ type: S.Type, _ name: String? = nil) -> ServiceKey {
     ServiceKey(serviceType: type, name: name)
 }
@@ -304,8 +287,8 @@ struct AsyncEngineAttackTests {
         entered: Gate,
         release: Gate,
         runs: Counter,
-        disposed: AKSerialLog,
-        disposedAsync: AKSerialLog? = nil
+        disposed: SerialLog,
+        disposedAsync: SerialLog? = nil
     ) {
         let entry = container.registerAsync(AKLeaf.self) { _ in
             let serial = runs.next()
@@ -327,7 +310,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
         let first = Task { try await view.resolveAsync(AKLeaf.self) }
@@ -353,7 +336,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         container.registerAsync(AKParent.self) { _ in
             let serial = runs.next()
             if serial == 1 {
@@ -454,7 +437,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: parent, entered: entered, release: release, runs: runs, disposed: disposed)
         let childView = child.synchronize()
         let pending = Task { try await childView.resolveAsync(AKLeaf.self) }
@@ -473,7 +456,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
         let first = Task { try await view.resolveAsync(AKLeaf.self) }
@@ -503,7 +486,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
         let pending = Task { try await view.resolveAsync(AKLeaf.self) }
@@ -527,7 +510,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
         let pending = Task { try await view.resolveAsync(AKLeaf.self) }
@@ -550,8 +533,8 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
-        let disposedAsync = AKSerialLog()
+        let disposed = SerialLog()
+        let disposedAsync = SerialLog()
         registerGatedLeaf(
             in: container,
             entered: entered,
@@ -580,8 +563,8 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
-        let disposedAsync = AKSerialLog()
+        let disposed = SerialLog()
+        let disposedAsync = SerialLog()
         registerGatedLeaf(
             in: container,
             entered: entered,
@@ -608,8 +591,8 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let disposed = AKSerialLog()
-        let disposedAsync = AKSerialLog()
+        let disposed = SerialLog()
+        let disposedAsync = SerialLog()
         let runs = Counter()
         container.registerAsync(AKLeaf.self) { (_, id: Int) in
             _ = runs.next()
@@ -644,7 +627,7 @@ struct AsyncEngineAttackTests {
         let container = Container()
         let entered = Gate()
         let release = Gate()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         container.registerAsync(AKLeaf.self) { (_, id: Int) in
             entered.open()
             await release.wait()
@@ -667,7 +650,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
         let tasks = (0..<4).map { _ in Task { try await view.resolveAsync(AKLeaf.self) } }
@@ -1428,7 +1411,7 @@ struct AsyncEngineAttackTests {
         let entered = Gate()
         let release = Gate()
         let runs = Counter()
-        let disposed = AKSerialLog()
+        let disposed = SerialLog()
         registerGatedLeaf(in: container, entered: entered, release: release, runs: runs, disposed: disposed)
         let view = container.synchronize()
         let first = Task { try await view.resolveAsync(AKLeaf.self) }

@@ -48,50 +48,6 @@ private struct WFRef: @unchecked Sendable {
     let c: Container
 }
 
-/// A lock-guarded list of serials.
-private final class WFSerials: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Int] = []
-
-    func add(_ value: Int) {
-        lock.lock()
-        values.append(value)
-        lock.unlock()
-    }
-
-    var all: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return values
-    }
-}
-
-/// Records the places that ran off the isolation they should have run on.
-private final class WFProbe: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures: [String] = []
-    private var checks = 0
-
-    func check(_ place: String, _ ok: Bool) {
-        lock.lock()
-        checks += 1
-        if !ok { failures.append(place) }
-        lock.unlock()
-    }
-
-    var offIsolation: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return failures
-    }
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return checks
-    }
-}
-
 /// A custom actor whose isolation the tests check without crashing.
 private actor WFLane {
     let executor = QueueExecutor(label: "waiter-fast-path")
@@ -135,7 +91,7 @@ private actor WFLane {
     }
 
     /// A waiter that goes on with the actor's work after the resolve: it must be back on the actor.
-    func resolveAThenCheck(_ view: SynchronizedResolver, _ probe: WFProbe) async throws(DIError) -> WFA {
+    func resolveAThenCheck(_ view: SynchronizedResolver, _ probe: IsolationProbe) async throws(DIError) -> WFA {
         let a = try await view.resolveAsync(WFA.self)
         probe.check("after the wait", isCurrent)
         return a
@@ -143,7 +99,8 @@ private actor WFLane {
 
     /// Plain-container use that stays on the actor: tasks isolated to it resolve one `.container` async
     /// registration, the first creating it and the others waiting.
-    func resolveFromTasksOnTheActor(_ ref: WFRef, count: Int, probe: WFProbe) async throws -> [ObjectIdentifier] {
+    func resolveFromTasksOnTheActor(_ ref: WFRef, count: Int, probe: IsolationProbe) async throws -> [ObjectIdentifier]
+    {
         var tasks: [Task<ObjectIdentifier, any Error>] = []
         for _ in 0..<count {
             tasks.append(
@@ -219,7 +176,7 @@ private func wfRegisterGated(
     entered2: Gate? = nil,
     release2: Gate? = nil,
     failing: Set<Int> = [],
-    disposed: WFSerials? = nil
+    disposed: SerialLog? = nil
 ) -> ServiceEntry<WFA> {
     let entry = container.registerAsync(WFA.self, name: name) { _ in
         let serial = runs.next()
@@ -397,7 +354,7 @@ struct WaiterFastPathAttackWaiterTests {
     func tasksOnAnActorOwningAPlainContainer() async throws {
         for _ in 0..<5 {
             let lane = WFLane()
-            let probe = WFProbe()
+            let probe = IsolationProbe()
             let runs = Counter()
             let container = Container()
             container.register(WFSync.self) { _ in
@@ -528,7 +485,7 @@ struct WaiterFastPathAttackDropTests {
         let release1 = Gate()
         let entered2 = Gate()
         let release2 = Gate()
-        let disposed = WFSerials()
+        let disposed = SerialLog()
         wfRegisterGated(
             in: container,
             runs: runs,
@@ -612,7 +569,7 @@ struct WaiterFastPathAttackDropTests {
         let runs = Counter()
         let entered = Gate()
         let release = Gate()
-        let disposed = WFSerials()
+        let disposed = SerialLog()
         wfRegisterGated(in: container, runs: runs, entered1: entered, release1: release, disposed: disposed)
         let view = container.synchronize()
         let first = Task { try await view.resolveAsync(WFA.self) }
@@ -1153,7 +1110,7 @@ struct WaiterFastPathAttackIsolationTests {
     func syncFactoryOnTheActor() async throws {
         for _ in 0..<5 {
             let lane = WFLane()
-            let probe = WFProbe()
+            let probe = IsolationProbe()
             let container = Container()
             container.register(WFB.self) { _ in
                 probe.check("synchronous dependency", lane.isCurrent)
@@ -1187,7 +1144,7 @@ struct WaiterFastPathAttackIsolationTests {
     func syncFactoryOnTheActorThroughOtherResolvers() async throws {
         for _ in 0..<5 {
             let lane = WFLane()
-            let probe = WFProbe()
+            let probe = IsolationProbe()
             let parent = Container()
             parent.register(WFSync.self) { _ in
                 probe.check("synchronous factory", lane.isCurrent)
@@ -1209,7 +1166,7 @@ struct WaiterFastPathAttackIsolationTests {
     )
     func syncContainerBesideAFlight() async throws {
         let lane = WFLane()
-        let probe = WFProbe()
+        let probe = IsolationProbe()
         let container = Container()
         let runs = Counter()
         let entered = Gate()
@@ -1235,7 +1192,7 @@ struct WaiterFastPathAttackIsolationTests {
     func actorWaiters() async throws {
         for _ in 0..<5 {
             let lanes = (0..<4).map { _ in WFLane() }
-            let probe = WFProbe()
+            let probe = IsolationProbe()
             let container = Container()
             let runs = Counter()
             let entered = Gate()
@@ -1265,7 +1222,7 @@ struct WaiterFastPathAttackIsolationTests {
     )
     func actorCreatorNonisolatedWaiter() async throws {
         let lane = WFLane()
-        let probe = WFProbe()
+        let probe = IsolationProbe()
         let container = Container()
         let runs = Counter()
         let gate = Gate()
@@ -1312,7 +1269,7 @@ struct WaiterFastPathAttackIsolationTests {
     @Test("From the main actor: main-actor and synchronous factories run on it", .timeLimit(.minutes(1)))
     func mainActorCaller() async throws {
         let container = Container()
-        let probe = WFProbe()
+        let probe = IsolationProbe()
         let runs = Counter()
         container.register(
             WFViewModel.self,
@@ -1337,7 +1294,7 @@ struct WaiterFastPathAttackIsolationTests {
     @Test("A .container main-actor registration from many nonisolated tasks: one instance", .timeLimit(.minutes(1)))
     func mainActorFactoryFromNonisolatedTasks() async throws {
         let container = Container()
-        let probe = WFProbe()
+        let probe = IsolationProbe()
         let runs = Counter()
         container.register(
             WFViewModel.self,

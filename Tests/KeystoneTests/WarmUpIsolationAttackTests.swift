@@ -81,7 +81,7 @@ private actor WILane {
         try await ref.c.disposeAsync()
     }
 
-    func withCurrent(_ ref: WIRef, _ probe: WIProbe) async throws -> WIA {
+    func withCurrent(_ ref: WIRef, _ probe: IsolationProbe) async throws -> WIA {
         try await Container.withCurrent(ref.c) { () async throws -> WIA in
             probe.check("withCurrent body", isCurrent)
             return try await ref.c.resolveAsync(WIA.self)
@@ -103,14 +103,14 @@ private actor WIOwner {
     let executor = QueueExecutor(label: "warmup-lane")
     private let box = WIBox()
     private let container = Container()
-    private let probe: WIProbe
+    private let probe: IsolationProbe
     private let detector: WIParallelDetector
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
-    init(probe: WIProbe, detector: WIParallelDetector) {
+    init(probe: IsolationProbe, detector: WIParallelDetector) {
         self.probe = probe
         self.detector = detector
     }
@@ -141,33 +141,6 @@ private actor WIOwner {
 
     var disposedCount: Int {
         box.items.filter { $0 == -1 }.count
-    }
-}
-
-/// Records the places that ran off the isolation they should have run on.
-private final class WIProbe: @unchecked Sendable {
-    // @unchecked: every field is used under `lock`.
-    private let lock = NSLock()
-    private var failures: [String] = []
-    private var checks = 0
-
-    func check(_ place: String, _ ok: Bool) {
-        lock.lock()
-        checks += 1
-        if !ok { failures.append(place) }
-        lock.unlock()
-    }
-
-    var offIsolation: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return failures
-    }
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return checks
     }
 }
 
@@ -237,7 +210,7 @@ private func wiWaitUntil(_ condition: () -> Bool) async {
 /// then (with `trailing`) main-actor and synchronous `.container` registrations that depend on them.
 private func wiContainer(
     asyncCount: Int,
-    probe: WIProbe,
+    probe: IsolationProbe,
     detector: WIParallelDetector,
     trailing: Bool,
     isHome: @escaping @Sendable () -> Bool
@@ -294,7 +267,7 @@ struct WarmUpIsolationAttackTests {
     func fromCustomActor(asyncCount: Int) async throws {
         for _ in 0..<3 {
             let lane = WILane()
-            let probe = WIProbe()
+            let probe = IsolationProbe()
             let detector = WIParallelDetector()
             let container = wiContainer(
                 asyncCount: asyncCount,
@@ -318,7 +291,7 @@ struct WarmUpIsolationAttackTests {
     )
     @MainActor
     func fromMainActor(asyncCount: Int) async throws {
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let detector = WIParallelDetector()
         let container = wiContainer(
             asyncCount: asyncCount,
@@ -339,7 +312,7 @@ struct WarmUpIsolationAttackTests {
     )
     func fromNonisolated(asyncCount: Int) async throws {
         for _ in 0..<3 {
-            let probe = WIProbe()
+            let probe = IsolationProbe()
             let detector = WIParallelDetector()
             let container = wiContainer(
                 asyncCount: asyncCount,
@@ -396,7 +369,7 @@ struct WarmUpIsolationAttackTests {
     )
     func nestedFromActor() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let detector = WIParallelDetector()
         let container = wiContainer(asyncCount: 4, probe: probe, detector: detector, trailing: true) {
             lane.isCurrent
@@ -418,7 +391,7 @@ struct WarmUpIsolationAttackTests {
     @Test("profilingCreations { warmUp() } from a custom actor keeps every creation on it", .timeLimit(.minutes(1)))
     func profilingFromActor() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let detector = WIParallelDetector()
         let container = wiContainer(asyncCount: 5, probe: probe, detector: detector, trailing: true) {
             lane.isCurrent
@@ -436,7 +409,7 @@ struct WarmUpIsolationAttackTests {
     )
     func resetMidCreation() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let gate = Gate()
         let started = Counter()
         let made = Counter()
@@ -467,7 +440,7 @@ struct WarmUpIsolationAttackTests {
     @Test("Cancelling a warm-up from a custom actor: the creations still finish on the actor", .timeLimit(.minutes(1)))
     func cancelledFromActor() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let gate = Gate()
         let started = Counter()
         let container = Container()
@@ -499,7 +472,7 @@ struct WarmUpIsolationAttackTests {
     )
     func factoriesThatSpawnTasks() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let container = Container()
         let ref = WIRef(c: container)
         container.registerAsync(WIB.self) { _ in WIB(5) }.inObjectScope(.container)
@@ -530,7 +503,7 @@ struct WarmUpIsolationAttackEntryPointTests {
     func resolveAsyncOnlyStatement() async throws {
         for _ in 0..<5 {
             let lane = WILane()
-            let probe = WIProbe()
+            let probe = IsolationProbe()
             let container = Container()
             container.register(WIStore.self) { _ in
                 probe.check("synchronous dependency", lane.isCurrent)
@@ -563,7 +536,7 @@ struct WarmUpIsolationAttackEntryPointTests {
     func existentialOnlyStatement(asyncCount: Int) async throws {
         for _ in 0..<3 {
             let lane = WILane()
-            let probe = WIProbe()
+            let probe = IsolationProbe()
             let detector = WIParallelDetector()
             let container = wiContainer(
                 asyncCount: asyncCount,
@@ -586,7 +559,7 @@ struct WarmUpIsolationAttackEntryPointTests {
         .timeLimit(.minutes(1))
     )
     func disposeAsyncFromActor() async throws {
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let detector = WIParallelDetector()
         let owner = WIOwner(probe: probe, detector: detector)
         await owner.setUp(handlers: 3)
@@ -611,7 +584,7 @@ struct WarmUpIsolationAttackEntryPointTests {
     )
     func withCurrentFromActor() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let container = Container()
         container.registerAsync(WIA.self) { _ in
             probe.check("factory", lane.isCurrent)
@@ -628,7 +601,7 @@ struct WarmUpIsolationAttackEntryPointTests {
     )
     func withCurrentGivenIsolation() async throws {
         let lane = WILane()
-        let probe = WIProbe()
+        let probe = IsolationProbe()
         let container = Container()
         container.registerAsync(WIA.self) { _ in
             probe.check("factory", lane.isCurrent)
