@@ -139,7 +139,9 @@ private func wfOnMainActor() -> Bool {
     DispatchQueue.getSpecific(key: wfMainKey) == 1
 }
 
-/// Waits for `task` at most `seconds`; if it is still running then, records a hang, cancels it (a
+/// Waits for `task` at most `seconds` (30 for a result expected at once: under Thread Sanitizer, with the
+/// other suites' blocking tests holding the two cooperative threads, 10 s was once not enough); if it is
+/// still running then, records a hang, cancels it (a
 /// cancelled wait ends at once) and returns its result all the same.
 private func wfResult<T: Sendable>(
     of task: Task<T, any Error>,
@@ -390,7 +392,7 @@ struct WaiterFastPathAttackWaiterTests {
         let waiters = wfResolveTasks(view, count: 8)
         await wfEventually { container.waitersOnCreationsInFlight() >= 9 }
         waiters[3].cancel()
-        let result = await wfResult(of: waiters[3], within: 10, "the cancelled waiter")
+        let result = await wfResult(of: waiters[3], within: 30, "the cancelled waiter")
         guard case .failure(DIError.factoryFailed(let key, let path, let underlying)) = result else {
             Issue.record("expected a cancellation, got \(result)")
             release.open()
@@ -425,7 +427,7 @@ struct WaiterFastPathAttackWaiterTests {
         let other = Task { try await ref.c.resolveAsync(WFA.self) }
         await wfEventually { container.waitersOnCreationsInFlight() >= 2 }
         waiter.cancel()
-        let result = await wfResult(of: waiter, within: 10, "the cancelled waiter")
+        let result = await wfResult(of: waiter, within: 30, "the cancelled waiter")
         guard case .failure(DIError.factoryFailed(_, _, let underlying)) = result, underlying is CancellationError
         else {
             Issue.record("expected a cancellation, got \(result)")
@@ -455,7 +457,7 @@ struct WaiterFastPathAttackWaiterTests {
         }
         waiter.cancel()
         start.open()
-        let result = await wfResult(of: waiter, within: 10, "the pre-cancelled waiter")
+        let result = await wfResult(of: waiter, within: 30, "the pre-cancelled waiter")
         if case .success = result {
             Issue.record("a cancelled waiter got an instance before the creation ended")
         }
@@ -674,7 +676,7 @@ struct WaiterFastPathAttackCycleTests {
         // Concurrent waiters too: they must get the cycle, not wait for ever.
         let tasks = wfResolveTasks(view, count: 8)
         for task in tasks {
-            let result = await wfResult(of: task, within: 10, "a waiter of a cyclic creation")
+            let result = await wfResult(of: task, within: 30, "a waiter of a cyclic creation")
             guard case .failure(DIError.circularDependency(let path)) = result else {
                 Issue.record("expected a cycle, got \(result)")
                 continue
@@ -708,7 +710,7 @@ struct WaiterFastPathAttackCycleTests {
         let view = container.synchronize()
         let tasks = wfResolveTasks(view, count: 4)
         for task in tasks {
-            let result = await wfResult(of: task, within: 10, "a resolve whose factory's child tasks resolve it")
+            let result = await wfResult(of: task, within: 30, "a resolve whose factory's child tasks resolve it")
             guard case .failure(DIError.circularDependency) = result else {
                 Issue.record("expected a cycle, got \(result)")
                 continue
@@ -786,7 +788,7 @@ struct WaiterFastPathAttackCycleTests {
         let tasks = wfResolveTasks(view, count: 6)
         var serials = Set<Int>()
         for task in tasks {
-            let result = await wfResult(of: task, within: 10, "a creation whose tasks resolve another key")
+            let result = await wfResult(of: task, within: 30, "a creation whose tasks resolve another key")
             if case .success(let a) = result { serials.insert(a.serial) } else { Issue.record("\(result)") }
         }
         #expect(serials == [1001])
@@ -843,7 +845,7 @@ struct WaiterFastPathAttackHierarchyTests {
         await entered.wait()
         let fromChild = try await wfResult(
             of: Task { try await childView.resolveAsync(WFA.self) },
-            within: 10,
+            within: 30,
             "the child's own registration"
         ).get()
         #expect(fromChild.serial == 500)
