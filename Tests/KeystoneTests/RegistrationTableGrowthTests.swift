@@ -45,6 +45,13 @@ private func checkLevels<T>(_: T.Type, from depth: Int, count: Int, in container
     checkLevels(Level<T>.self, from: depth + 1, count: count, in: container, kept: kept)
 }
 
+/// Resolves the `GrowthTracked` of each depth in `depths`, keeping none.
+private func resolveTracked(_ depths: Range<Int>, in container: Container) {
+    for depth in depths {
+        #expect(container.resolve(GrowthTracked.self, name: "\(depth)")?.depth == depth)
+    }
+}
+
 @Suite("Registration table growth", .serialized, .tags(.engine))
 struct RegistrationTableGrowthTests {
     @Test("Instances, weak instances and names survive the table growing several times")
@@ -88,5 +95,30 @@ struct RegistrationTableGrowthTests {
         container.register(String.self) { _ in "second" }
         #expect(container.resolve(String.self) == "second")
         checkLevels(Int.self, from: 0, count: 40, in: container, kept: kept)
+    }
+
+    @Test("A grown table emptied by removeAll() grows again, and releases everything it ever held")
+    func growthAfterRemoveAll() {
+        GrowthTracked.alive = 0
+        do {
+            let container = Container()
+            var kept: [Int: AnyObject] = [:]
+            // Past 64 positions, then every position emptied: the next growth moves only the new ones.
+            registerLevels(Int.self, from: 0, count: 60, in: container, kept: &kept)
+            // Made and dropped at once unless `.container`-scoped (even depths): half stay.
+            resolveTracked(0..<60, in: container)
+            #expect(GrowthTracked.alive == 30)
+            container.removeAll()
+            #expect(GrowthTracked.alive == 0)
+            #expect(container.resolve(Level<Int>.self) == nil)
+            var keptAgain: [Int: AnyObject] = [:]
+            registerLevels(String.self, from: 0, count: 120, in: container, kept: &keptAgain)
+            checkLevels(String.self, from: 0, count: 120, in: container, kept: keptAgain)
+            #expect(container.resolve(Level<Int>.self) == nil)
+            #expect(container.registeredCount() == 240)
+            resolveTracked(0..<120, in: container)
+            #expect(GrowthTracked.alive == 60)
+        }
+        #expect(GrowthTracked.alive == 0)
     }
 }

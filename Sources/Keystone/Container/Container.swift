@@ -190,21 +190,22 @@ public final class Container {
     /// `AnyServiceEntry` is known at compile time.
     @inlinable
     func add<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        let behaviors = addRegistration(entry)
+        let behaviors = addRegistration(entry, under: entry.key)
         if !behaviors.isEmpty {
             notify(behaviors, of: Service.self, registeredTo: entry, name: entry.key.name)
         }
         return entry
     }
 
-    /// Puts `entry` in the table under its key, holding the hierarchy's lock, and returns the behaviors
-    /// to tell: from here on every thread sees the registration (API: publication).
+    /// Puts `entry` in the table under `key`, its key (read by the caller, which knows the entry's type,
+    /// rather than through the protocol), holding the hierarchy's lock, and returns the behaviors to
+    /// tell: from here on every thread sees the registration (API: publication).
     @usableFromInline
-    func addRegistration(_ entry: any AnyServiceEntry) -> [any Behavior] {
+    func addRegistration(_ entry: any AnyServiceEntry, under key: ServiceKey) -> [any Behavior] {
         let (told, dropped) = withHierarchyLock { () -> ([any Behavior], [Disposal]) in
             entry.owner = token
             var dropped: [Disposal] = []
-            if let replaced = insert(Slot(key: entry.key, entry: entry, isForwarded: false)) {
+            if let replaced = insert(Slot(key: key, entry: entry, isForwarded: false)) {
                 discardUnreachable(replaced, into: &dropped)
             }
             return (behaviors, dropped)

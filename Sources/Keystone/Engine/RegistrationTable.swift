@@ -254,8 +254,21 @@ final class RegistrationTable {
 
         init() {}
 
+        // The initializers fill the fields in place: one delegating to another copied the whole slot
+        // (`register` row, 16% more instructions).
         init(_ registrations: Registrations?) {
-            guard case .one(let slot) = registrations, !slot.isForwarded else {
+            if case .one(let slot) = registrations {
+                fill(from: slot)
+            }
+        }
+
+        /// The hot slot of a position whose only registration is `slot`.
+        init(_ slot: Slot) {
+            fill(from: slot)
+        }
+
+        private mutating func fill(from slot: Slot) {
+            guard !slot.isForwarded else {
                 return
             }
             argumentsBits = RegistrationTable.argumentsBits(of: slot.key)
@@ -267,17 +280,22 @@ final class RegistrationTable {
 
     /// The table's fields, in one value. `types` and `hot` are raw buffers rather than arrays: arrays cost
     /// +4% on `container` and +3% on `startup`. `buckets` is one too, so that growing moves each
-    /// position's registrations instead of copying them, and makes the new positions without the generic
-    /// value witnesses `Array(repeating:count:)` calls per element (the `app-launch` row).
+    /// position's registrations instead of copying them (the `app-launch` row).
+    ///
+    /// Only `types` is initialized in full. A position's hot slot and registrations are initialized when
+    /// a service type claims it, and stay so until the buffers are freed: every read of `hot` or
+    /// `buckets` is at a position whose service type is set. Free positions are never written, so growing
+    /// a table costs a pass over `types` and a move of each claimed position, not a value made and
+    /// destroyed per position (`register` and `app-launch` rows).
     @usableFromInline
     struct Layout {
         /// The number of positions, a power of two.
         @usableFromInline var capacity: Int
         /// Service types by position, as metadata pointer bits; 0 marks a free position.
         @usableFromInline var types: UnsafeMutablePointer<UInt>
-        /// The single registration at each position, if there is exactly one.
+        /// The single registration at each claimed position, if there is exactly one.
         @usableFromInline var hot: UnsafeMutablePointer<HotSlot>
-        /// The registrations at each position; they own the entries.
+        /// The registrations at each claimed position; they own the entries.
         var buckets: UnsafeMutablePointer<Registrations?>
         /// Positions in use (service types seen, including those whose bucket was emptied since).
         var occupied = 0
@@ -312,27 +330,20 @@ final class RegistrationTable {
         Self.freeBuffers(capacity: capacity, types: types, hot: hot, buckets: buckets)
     }
 
-    /// Allocates the buffers of `capacity` free positions. They are filled one element at a time, in code
-    /// specialized for their types: `initialize(repeating:count:)` copies through generic value witnesses
-    /// (`app-launch` row: 8% of its instructions went to growing the table).
+    /// Allocates the buffers of `capacity` free positions: `types` all 0, `hot` and `buckets`
+    /// uninitialized until their position is claimed (see ``Layout``).
     fileprivate static func makeBuffers(
         capacity: Int
     ) -> (UnsafeMutablePointer<UInt>, UnsafeMutablePointer<HotSlot>, UnsafeMutablePointer<Registrations?>) {
         let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+        types.initialize(repeating: 0, count: capacity)
         let hot = UnsafeMutablePointer<HotSlot>.allocate(capacity: capacity)
         let buckets = UnsafeMutablePointer<Registrations?>.allocate(capacity: capacity)
-        for index in 0..<capacity {
-            (types + index).initialize(to: 0)
-            (hot + index).initialize(to: HotSlot())
-            (buckets + index).initialize(to: nil)
-        }
         return (types, hot, buckets)
     }
 
-    /// Frees buffers made by `makeBuffers`. Only positions ever claimed (a service type in `types`) can
-    /// hold references; the others hold an empty hot slot and `nil`, which own nothing, so they are left
-    /// as they are rather than destroyed through generic value witnesses (`app-launch` row: 17% of its
-    /// instructions went to releasing the container).
+    /// Frees buffers made by `makeBuffers`, deinitializing the positions ever claimed (a service type in
+    /// `types`), the only ones initialized.
     private static func freeBuffers(
         capacity: Int,
         types: UnsafeMutablePointer<UInt>,
@@ -399,7 +410,12 @@ final class RegistrationTable {
         var replaced: Slot?
         switch buckets[index] {
         case nil:
+            // The common case, a service type's first registration: its hot slot is made from `slot`,
+            // not from a copy of the bucket just written (`app-launch` row).
+            hot[index] = HotSlot(slot)
             buckets[index] = .one(slot)
+            layout.count += 1
+            return nil
         case .one(let existing):
             if existing.key == slot.key {
                 replaced = existing
@@ -443,7 +459,7 @@ final class RegistrationTable {
     /// settled, since a released entry may run deinitializers that register again.
     func removeAll() -> [Registrations] {
         var removed: [Registrations] = []
-        for index in 0..<capacity {
+        for index in 0..<capacity where types[index] != 0 {
             if let registrations = buckets[index].take() {
                 removed.append(registrations)
                 hot[index] = HotSlot()
@@ -483,7 +499,7 @@ final class RegistrationTable {
     func forEach(_ body: (Slot) throws -> Void) rethrows {
         var all: [Registrations] = []
         all.reserveCapacity(layout.occupied)
-        for index in 0..<capacity {
+        for index in 0..<capacity where types[index] != 0 {
             if let registrations = buckets[index] {
                 all.append(registrations)
             }
@@ -511,6 +527,8 @@ final class RegistrationTable {
             free = (free + 1) & mask
         }
         types[free] = bits
+        (hot + free).initialize(to: HotSlot())
+        (buckets + free).initialize(to: nil)
         layout.occupied += 1
         return free
     }
@@ -521,18 +539,25 @@ final class RegistrationTable {
         layout.count = old.count
         let (oldCapacity, oldTypes, oldHot, oldBuckets) = (old.capacity, old.types, old.hot, old.buckets)
         let mask = capacity - 1
-        // Each position's registrations and hot slot are moved (swapped with the new buffers' empty
-        // ones), not copied: no reference counting, no hot slot made again.
-        for old in 0..<oldCapacity where oldTypes[old] != 0 && oldBuckets[old] != nil {
+        // Each claimed position's registrations and hot slot are moved, not copied: no reference
+        // counting, no hot slot made again. A position whose registrations were all removed is dropped.
+        for old in 0..<oldCapacity where oldTypes[old] != 0 {
+            guard let registrations = (oldBuckets + old).move() else {
+                (oldHot + old).deinitialize(count: 1)
+                continue
+            }
             var index = Self.position(of: oldTypes[old], mask: mask)
             while types[index] != 0 {
                 index = (index + 1) & mask
             }
             types[index] = oldTypes[old]
-            swap(&buckets[index], &oldBuckets[old])
-            swap(&hot[index], &oldHot[old])
+            (buckets + index).initialize(to: registrations)
+            (hot + index).moveInitialize(from: oldHot + old, count: 1)
             layout.occupied += 1
         }
-        Self.freeBuffers(capacity: oldCapacity, types: oldTypes, hot: oldHot, buckets: oldBuckets)
+        // Every claimed position was moved out or deinitialized: nothing is left to destroy.
+        oldTypes.deallocate()
+        oldHot.deallocate()
+        oldBuckets.deallocate()
     }
 }
