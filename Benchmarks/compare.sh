@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Keystone benchmark (Keystone, Swinject and the hand-written baseline, side by side) in release
-# mode and prints one markdown table of the medians per operation. Scenarios that also run without a
-# container (the app launch, whose fourth suite "Direct" calls the initializers by hand) get two more
-# columns: that physical limit, and Keystone's ratio to it.
+# mode and prints one markdown table of the medians per operation. The app launch also runs on the leanest
+# hand-written container (suite "Lean", no object per registration) and without a container (suite "Direct",
+# which calls the initializers by hand): each gets two more columns, its time and Keystone's ratio to it.
 #
 #     Benchmarks/compare.sh                       # everything, a few minutes
 #     Benchmarks/compare.sh --filter '0[1-3] .*'  # extra arguments go to `swift package benchmark`
@@ -39,8 +39,10 @@ import sys
 # Every benchmark runs 1,000 operations per sample (scaling factor `.kilo`, see KeystoneBenchmarks.swift).
 operations_per_sample = 1_000
 suites = ("Keystone", "Swinject", "Baseline")
-# The suite with no container, which only the app launch has (see DirectSuite.swift).
+# The suite with no container, and the one on the leanest hand-written container, which only the app launch
+# has (see DirectSuite.swift).
 direct_suite = "Direct"
+lean_suite = "Lean"
 # The benchmark that measures the harness alone (see `harnessBenchmarkName` in KeystoneBenchmarks.swift).
 harness_name = "00 empty loop (harness overhead)"
 
@@ -83,12 +85,13 @@ def per_operation(scenario, suite, metric):
 
 # The names start with their number, so sorting by name gives the table's order, the app launch ("00") first.
 scenarios = sorted({
-    name.rpartition(" / ")[0] for name in samples if name.rpartition(" / ")[2] in suites + (direct_suite,)
+    name.rpartition(" / ")[0] for name in samples if name.rpartition(" / ")[2] in suites + (direct_suite, lean_suite)
 })
 has_instructions = any(
     (per_operation(scenario, "Keystone", "instructions") or 0) > 0 for scenario in scenarios
 )
 has_direct = any(per_operation(scenario, direct_suite, "ns") is not None for scenario in scenarios)
+has_lean = any(per_operation(scenario, lean_suite, "ns") is not None for scenario in scenarios)
 
 
 def number(x, digits=1):
@@ -105,6 +108,8 @@ header = [
     "scenario", "Keystone ns/op", "Swinject ns/op", "baseline ns/op",
     "Swinject/Keystone", "Keystone/baseline",
 ]
+if has_lean:
+    header += ["lean ns/op", "Keystone/lean"]
 if has_direct:
     header += ["direct ns/op", "Keystone/direct"]
 header.append("Keystone mallocs/op")
@@ -118,8 +123,11 @@ for scenario in scenarios:
         scenario, number(keystone), number(swinject), number(baseline),
         ratio(swinject, keystone), ratio(keystone, baseline),
     ]
+    if has_lean:
+        # Most scenarios have no lean or direct figure: a dash, not "n/a", since there is none to miss.
+        lean = per_operation(scenario, lean_suite, "ns")
+        row += ["–", "–"] if lean is None else [number(lean), ratio(keystone, lean)]
     if has_direct:
-        # Most scenarios have no direct figure: a dash, not "n/a", since there is none to miss.
         direct = per_operation(scenario, direct_suite, "ns")
         row += ["–", "–"] if direct is None else [number(direct), ratio(keystone, direct)]
     row.append(number(per_operation(scenario, "Keystone", "mallocs"), 2))
@@ -131,6 +139,9 @@ print()
 print(f"Medians (p50) per sample divided by the {operations_per_sample:,} operations of a sample.")
 print("Swinject/Keystone: how many times faster Keystone is than Swinject (below 1: slower).")
 print("Keystone/baseline: how many times the hand-written dictionary baseline's time Keystone takes.")
+if has_lean:
+    print("lean: the same launch on a hand-written container with no object per registration (a factory closure")
+    print("in a dictionary slot); Keystone/lean: how many times its time Keystone takes.")
 if has_direct:
     print("direct: the same launch with no container, by a composition root that calls the initializers itself;")
     print("Keystone/direct: how many times that physical limit Keystone takes.")

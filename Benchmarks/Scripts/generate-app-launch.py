@@ -19,6 +19,8 @@ this script writes. It writes, in Benchmarks/KeystoneBenchmarks/AppLaunch/:
 - KeystoneSuite+AppLaunch.swift and SwinjectSuite+AppLaunch.swift: the assemblies, the same code line for
   line against either library (only the import and the extended suite differ).
 - BaselineSuite+AppLaunch.swift: the same registrations on the hand-written dictionary container.
+- LeanSuite+AppLaunch.swift: the same registrations on the leanest hand-written container, with no object
+  per registration.
 - DirectSuite+AppLaunch.swift: the composition root written by hand, which calls the initializers directly.
 """
 
@@ -325,17 +327,19 @@ def assembly_structs(classes, protocol, container, baseline):
     return lines
 
 
-def baseline_file(classes):
+def baseline_file(classes, suite, container):
+    """The assemblies on a hand-written container: `BaselineLaunchContainer` and `LeanLaunchContainer` take
+    the same calls."""
     lines = [header([
-        "The app-launch benchmark's assemblies on the hand-written baseline container: the same registrations",
-        "as KeystoneSuite+AppLaunch.swift, in the same scopes, on `BaselineLaunchContainer`.",
+        "The app-launch benchmark's assemblies on a hand-written container: the same registrations as",
+        f"KeystoneSuite+AppLaunch.swift, in the same scopes, on `{container}`.",
     ])]
-    lines.append("extension BaselineSuite {")
+    lines.append(f"extension {suite}Suite {{")
     lines.append("    /// The app's assemblies, made anew by each launch as the libraries' suites make theirs.")
-    lines.append("    static func appAssemblies() -> [any BaselineAssembly] {")
+    lines.append(f"    static func appAssemblies() -> [any {suite}Assembly] {{")
     lines += assembly_list()
     lines.append("    }")
-    lines += assembly_structs(classes, "BaselineAssembly", "BaselineLaunchContainer", baseline=True)
+    lines += assembly_structs(classes, f"{suite}Assembly", container, baseline=True)
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -396,7 +400,8 @@ def outputs(classes):
         "AppServices.swift": services_file(classes, objects, references, by_tier),
         "KeystoneSuite+AppLaunch.swift": library_file(classes, "Keystone", "Swinject"),
         "SwinjectSuite+AppLaunch.swift": library_file(classes, "Swinject", "Keystone"),
-        "BaselineSuite+AppLaunch.swift": baseline_file(classes),
+        "BaselineSuite+AppLaunch.swift": baseline_file(classes, "Baseline", "BaselineLaunchContainer"),
+        "LeanSuite+AppLaunch.swift": baseline_file(classes, "Lean", "LeanLaunchContainer"),
         "DirectSuite+AppLaunch.swift": direct_file(classes),
     }, (objects, references, by_tier)
 

@@ -8,8 +8,9 @@
 // operations, so a sample's nanoseconds and mallocs divided by 1,000 are per operation. compare.sh relies
 // on it: change `operations_per_sample` there too if you change it here.
 //
-// The app launch runs in a fourth suite too, "Direct", which has no container (see DirectSuite.swift);
-// compare.sh shows it in columns of its own.
+// The app launch runs in two more suites: "Direct", which has no container, and "Lean", a hand-written
+// container with no object per registration (see DirectSuite.swift); compare.sh shows them in columns of
+// their own.
 
 import Benchmark
 
@@ -102,6 +103,12 @@ let benchmarks: @Sendable () -> Void = {
         configuration: launchConfiguration,
         closure: { benchmark, loop in loop(benchmark) },
         setup: { DirectSuite.appLaunch() }
+    )
+    Benchmark(
+        "\(appLaunchName) / \(LeanSuite.name)",
+        configuration: launchConfiguration,
+        closure: { benchmark, loop in loop(benchmark) },
+        setup: { LeanSuite.appLaunch() }
     )
 
     for scenario in frontScenarios {

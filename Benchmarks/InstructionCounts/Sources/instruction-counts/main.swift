@@ -222,6 +222,12 @@ case "app-launch":
         let assembler = Assembler(KeystoneSuite.appAssemblies())
         sink(assembler.resolver.resolve(AppRoot.self))
     }
+case "lean-launch":
+    // Not gated: the app launch on the leanest hand-written container (no object per registration), the
+    // reference `app-launch` is compared with in the README.
+    for _ in 0..<count {
+        sink(LeanSuite.launchApp().resolve(AppRoot.self))
+    }
 case "startup":
     repeatCount {
         let c = Container()

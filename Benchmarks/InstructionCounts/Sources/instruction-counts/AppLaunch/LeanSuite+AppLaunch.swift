@@ -1,0 +1,1 @@
+../../../../Benchmarks/KeystoneBenchmarks/AppLaunch/LeanSuite+AppLaunch.swift
