@@ -117,7 +117,8 @@ public final class Container {
                 scope: defaultObjectScope,
                 plainFactory: factory,
                 argumentFactory: nil,
-                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Void.self)
+                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Void.self),
+                completesGraph: ServiceEntry<Service>.completeGraph(of:remembering:)
             )
         )
     }
@@ -181,7 +182,8 @@ public final class Container {
                 scope: defaultObjectScope,
                 plainFactory: plainFactory,
                 argumentFactory: box,
-                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Arguments.self)
+                resolveErased: ServiceEntry<Service>.erasedResolve(taking: Arguments.self),
+                completesGraph: ServiceEntry<Service>.completeGraph(of:remembering:)
             )
         )
     }

@@ -189,6 +189,7 @@ extension ServiceEntry: MainActorInspection {
             plainFactory: plainFactory,
             argumentFactory: box,
             resolveErased: resolveErased,
+            completesGraph: completesGraph,
             registeredAt: registeredAt
         )
         copy.initCompletedActions = initCompletedActions

@@ -74,7 +74,7 @@ final class ResolutionState {
         /// A graph being resolved again (`Lazy`, `withObjectGraph`): its instances come from its record.
         @usableFromInline var restored: GraphRecord?
         /// Entries that hold an instance of the current graph, or whose custom storage was used in it.
-        var touched: [any AnyServiceEntry] = []
+        @usableFromInline var touched: [TouchedEntry] = []
         /// Entries replaced or removed while a resolution was in flight (a factory that registers), kept
         /// alive until the top-level call ends: frames and the resolve path refer to entries unretained.
         var retired: [any AnyServiceEntry] = []
@@ -142,13 +142,13 @@ final class ResolutionState {
     func closeGraph() {
         let record = liveRecord
         call.liveRecord = nil
-        var completing: [any AnyServiceEntry] = []
+        var completing: [TouchedEntry] = []
         swap(&completing, &call.touched)
         var retiring: [any AnyServiceEntry] = []
         swap(&retiring, &call.retired)
         // Settled: from here on, deinitializers may run and resolve.
-        for entry in completing {
-            entry.completeGraph(remembering: record)
+        for touched in completing {
+            touched.complete(touched.entry, record)
         }
         if call.touched.isEmpty {
             // Keep the buffer for the next graph.
@@ -238,10 +238,17 @@ final class ResolutionState {
         }
     }
 
-    /// Remembers that `entry` holds an instance of the current graph, to drop it when the graph ends.
+    /// Remembers that `entry` holds an instance of the current graph, to drop it when the graph ends
+    /// with `complete`: its ``ServiceEntry/completeGraph(remembering:)``, compiled for its service type
+    /// where the caller knows it, else called through ``AnyServiceEntry``.
     @usableFromInline
-    func touch(_ entry: any AnyServiceEntry) {
-        call.touched.append(entry)
+    func touch(
+        _ entry: any AnyServiceEntry,
+        completing complete: @escaping TouchedEntry.Completion = { entry, record in
+            entry.completeGraph(remembering: record)
+        }
+    ) {
+        call.touched.append(TouchedEntry(entry: entry, complete: complete))
     }
 
     /// Marks the creations of `entry` whose factory is running as dropped: what they make is not kept
@@ -368,4 +375,22 @@ final class ResolutionState {
             }
         }
     #endif
+}
+
+/// An entry holding an instance of the graph being resolved, and how to end its part in the graph.
+@usableFromInline
+struct TouchedEntry {
+    @usableFromInline
+    typealias Completion = (any AnyServiceEntry, GraphRecord?) -> Void
+
+    let entry: any AnyServiceEntry
+    /// The entry's ``ServiceEntry/completeGraph(remembering:)``; a function with no captures, so that
+    /// listing the entry allocates nothing.
+    let complete: Completion
+
+    @usableFromInline
+    init(entry: any AnyServiceEntry, complete: @escaping Completion) {
+        self.entry = entry
+        self.complete = complete
+    }
 }

@@ -42,6 +42,11 @@ public final class ServiceEntry<Service> {
     /// Resolves this entry, given as `AnyObject`, for code that does not know `Service`: see
     /// ``ErasedResolve``.
     @usableFromInline let resolveErased: ErasedResolve
+    /// Ends this entry's part in a graph: ``completeGraph(of:remembering:)``, compiled for `Service` by
+    /// the registration, as the graph lists the entry (``ResolutionState/touch(_:completing:)``). Held
+    /// here rather than named where the graph lists the entry, so that the resolve compiled for each
+    /// registration stays free of per-type constants and mergeable (see ARCHITECTURE.md, "Code size").
+    @usableFromInline let completesGraph: TouchedEntry.Completion
     @usableFromInline let plainFactory: ((any Resolver) throws -> Service)?
     @usableFromInline let argumentFactory: FactoryBox?
     /// The `initCompleted` actions, in the order added; `nil` until the first is added. Optional, like
@@ -164,9 +169,11 @@ public final class ServiceEntry<Service> {
         plainFactory: ((any Resolver) throws -> Service)?,
         argumentFactory: FactoryBox?,
         resolveErased: @escaping ErasedResolve,
+        completesGraph: @escaping TouchedEntry.Completion,
         registeredAt: Date = Date()
     ) {
         self.resolveErased = resolveErased
+        self.completesGraph = completesGraph
         self.key = key
         self.registeredAt = registeredAt
         self.objectScope = scope
@@ -446,6 +453,7 @@ extension ServiceEntry: AnyServiceEntry {
             plainFactory: plainFactory,
             argumentFactory: argumentFactory,
             resolveErased: resolveErased,
+            completesGraph: completesGraph,
             registeredAt: registeredAt
         )
         copy.initCompletedActions = initCompletedActions
