@@ -295,7 +295,8 @@ extension ServiceEntry {
     /// The `.multiton` instance kept for the arguments `identity` (``MultitonKey``), if any.
     @inlinable
     func instance(forArguments identity: MultitonKey) -> Service? {
-        cache?.byArguments[identity]?.instance
+        guard let kept = cache?.byArguments[identity] else { return nil }
+        return kept.instance
     }
 
     /// The custom scope's storage, made on first use.
@@ -359,8 +360,10 @@ extension ServiceEntry {
     func takeKept(forArguments identity: MultitonKey?) -> [Disposal] {
         let handlers = disposalHandlers ?? []
         if let identity {
-            guard let kept = cache?.byArguments.removeValue(forKey: identity) else { return [] }
-            return [Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance)]
+            guard let kept = cache?.byArguments.removeValue(forKey: identity), let instance = kept.instance else {
+                return []
+            }
+            return [Disposal(key: key, completion: kept.completion, handlers: handlers, instance: instance)]
         }
         guard kind == .container, let instance else { return [] }
         self.instance = nil
@@ -399,7 +402,9 @@ extension ServiceEntry {
             taken.append(Disposal(key: key, completion: cache.completion, handlers: handlers, instance: instance))
         }
         for kept in cache.byArguments.values {
-            taken.append(Disposal(key: key, completion: kept.completion, handlers: handlers, instance: kept.instance))
+            if let instance = kept.instance {
+                taken.append(Disposal(key: key, completion: kept.completion, handlers: handlers, instance: instance))
+            }
         }
         discardInstance()
         return taken
