@@ -483,10 +483,10 @@ extension DIActor {
         factory: @escaping @Sendable () -> T
     ) -> DIActorRegistration {
         let container = container
-        let entry = container.withHierarchyLock {
-            container.register(type) { _ in factory() }.inObjectScope(scope)
+        return container.withHierarchyLock {
+            let entry = container.register(type) { _ in factory() }.inObjectScope(scope)
+            return DIActorRegistration(entry, in: container)
         }
-        return DIActorRegistration(entry, in: container)
     }
 
     /// The handler returned to the caller: it removes `registration` on the actor, if the actor still
@@ -504,27 +504,32 @@ extension DIActor {
 
 /// The one registration a release handler removes, in the container it was made in.
 final class DIActorRegistration: @unchecked Sendable {
-    // @unchecked: `entry` and `container` are assigned once, in `init`, and only read after that
-    // (loading a weak reference is thread-safe). The entry itself is only touched under the container's
-    // lock.
+    // @unchecked: every field is assigned once, in `init`, and only read after that (loading a weak
+    // reference is thread-safe). The entry is only touched under the container's lock.
 
-    /// Weak: once the entry is replaced or removed, the container no longer holds it, and the handler
-    /// has nothing left to remove.
-    private weak var entry: (any AnyServiceEntry)?
+    /// The registration, by its key and its identity (``AnyServiceEntry/graphRecordKey``) rather than by
+    /// a reference: a weak reference would give the entry a side table, and every resolve of it would
+    /// then retain and release it on the runtime's slow path (`actor-resolve` row). Once the entry is
+    /// replaced or removed, the key leads elsewhere and the handler has nothing left to remove.
+    private let key: ServiceKey
+    private let identity: UInt64
     /// Weak: the handler does not keep a container alive. For ``DIActor/shared`` it is the container
     /// that was current where the registration was made, not where the handler is called.
     private weak var container: Container?
 
+    /// The caller holds the hierarchy's lock.
     init(_ entry: any AnyServiceEntry, in container: Container) {
-        self.entry = entry
+        key = entry.key
+        identity = entry.graphRecordKey
         self.container = container
     }
 
     /// Removes the entry from its container if it is still the one registered under its key, and drops
     /// its instance; does nothing otherwise.
     func remove() {
-        guard let entry, let container else { return }
+        guard let container else { return }
         container.withHierarchyLock {
+            guard let entry = container.ownEntry(for: key), entry.graphRecordKey == identity else { return }
             _ = container.unregister(entry)
         }
     }

@@ -301,16 +301,17 @@ extension Registry {
         }
     }
 
-    /// Changes the lifecycle recorded on `entry`, if it is still the registration under `key`; realizes
-    /// the service when it becomes `.eager` after startup completed.
+    /// Changes the lifecycle recorded on the entry whose identity is `identity`, if it is still the
+    /// registration under `key`; realizes the service when it becomes `.eager` after startup completed.
     static func change(
         _ key: ServiceKey,
-        entry: (any AnyServiceEntry)?,
+        identity: UInt64,
         to lifecycle: ServiceOptions.Lifecycle,
         in context: FrontContext
     ) {
         context.withLock {
-            guard let entry, context.container.ownEntry(for: key) === entry, var front = entry.front, front.isRegistry
+            guard let entry = context.container.ownEntry(for: key), entry.graphRecordKey == identity,
+                var front = entry.front, front.isRegistry
             else { return }
             front.lifecycle = lifecycle
             entry.front = front

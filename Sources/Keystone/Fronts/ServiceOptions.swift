@@ -31,14 +31,17 @@ public struct ServiceOptions {
 
     let context: FrontContext
     let key: ServiceKey
-    /// The registration these options belong to, held weakly: options kept by the caller must not keep a
-    /// replaced registration, and what its factory captured, alive.
-    private weak var entry: (any AnyServiceEntry)?
+    /// The identity (``AnyServiceEntry/graphRecordKey``) of the registration these options belong to,
+    /// found again under `key`. Not a reference: options kept by the caller must not keep a replaced
+    /// registration, and what its factory captured, alive; and a weak reference would give the entry a
+    /// side table, making every retain and release of it take the runtime's slow path.
+    private let identity: UInt64
 
+    /// The caller holds the hierarchy's lock.
     init(context: FrontContext, key: ServiceKey, entry: any AnyServiceEntry) {
         self.context = context
         self.key = key
-        self.entry = entry
+        self.identity = entry.graphRecordKey
     }
 
     /// Changes when the service is realized.
@@ -57,7 +60,7 @@ public struct ServiceOptions {
     /// - Returns: These options, for chaining.
     @discardableResult
     public func lifecycle(_ lifecycle: Lifecycle) -> ServiceOptions {
-        Registry.change(key, entry: entry, to: lifecycle, in: context)
+        Registry.change(key, identity: identity, to: lifecycle, in: context)
         return self
     }
 }

@@ -347,6 +347,10 @@ final class EntryExtras {
 @usableFromInline
 protocol AnyServiceEntry: AnyObject {
     var key: ServiceKey { get }
+    /// The entry's identity, never reused by another registration (see ``ServiceEntry/graphRecordKey``):
+    /// what a front keeps to find its registration again without referring to the entry. Read under the
+    /// hierarchy's lock (it is made on first use).
+    var graphRecordKey: UInt64 { get }
     var objectScope: any ObjectScopeProtocol { get }
     var registeredAt: Date { get }
     var resolutionCount: Int { get set }
