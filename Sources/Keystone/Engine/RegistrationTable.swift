@@ -317,9 +317,9 @@ final class RegistrationTable {
     @inlinable var capacity: Int { layout.capacity }
     /// Service types by position, as metadata pointer bits; 0 marks a free position.
     @inlinable var types: UnsafeMutablePointer<UInt> { layout.types }
-    /// The single registration at each position, if there is exactly one.
+    /// The single registration at each claimed position, if there is exactly one.
     @inlinable var hot: UnsafeMutablePointer<HotSlot> { layout.hot }
-    /// The registrations at each position; they own the entries.
+    /// The registrations at each claimed position; they own the entries.
     private var buckets: UnsafeMutablePointer<Registrations?> { layout.buckets }
     /// The number of registrations.
     var count: Int { layout.count }
