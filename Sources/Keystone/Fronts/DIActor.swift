@@ -253,10 +253,12 @@ public final actor DIActor {
         factory: @escaping @Sendable () async throws -> T
     ) -> @Sendable () async -> Void {
         let container = container
-        let entry = container.withHierarchyLock {
-            container.registerAsync(type) { _ in try await factory() }.inObjectScope(scope)
+        // The handler is made under the lock too: it reads the entry's identity, made on first use.
+        let registration = container.withHierarchyLock {
+            let entry = container.registerAsync(type) { _ in try await factory() }.inObjectScope(scope)
+            return DIActorRegistration(entry, in: container)
         }
-        return releaseHandler(for: DIActorRegistration(entry, in: container))
+        return releaseHandler(for: registration)
     }
 
     // MARK: - Resolving
