@@ -305,7 +305,12 @@ private func descriptionLines(of container: Container) -> Int {
 
 @Suite("Registration table attacks: uninitialized free positions", .serialized, .tags(.engine))
 struct RegistrationTableAttackTests {
-    @Test("Hundreds of types with long names, arguments and forwarded types survive growth past 2,048 positions")
+    // Not in optimized builds, which crash on its argument registrations of deeply nested generic types
+    // (see OptimizedPackArgumentTests.swift).
+    @Test(
+        "Hundreds of types with long names, arguments and forwarded types survive growth past 2,048 positions",
+        .disabled(if: isOptimizedBuild, "optimized builds crash on deeply nested argument registrations")
+    )
     func growthWithEveryKindOfKey() {
         let tally = TableAttackTally()
         do {
