@@ -423,9 +423,10 @@ extension ServiceEntry {
     }
 
     /// ``completeGraph(remembering:)`` for an entry of this type, as the graph lists it, compiled for
-    /// `Service` where the registration is (``completesGraph``). Compiled generically, clearing `graphInstance` looks up the metadata of `Optional<Service>` twice
-    /// (`fan-out` row: 1,386 instructions per graph member, 979 of them in those lookups). Only the common
-    /// case is inlined, a graph nobody remembers, so that the code each registration adds stays small.
+    /// `Service` where the registration is (``completesGraph``). Compiled generically, clearing
+    /// `graphInstance` looks up the metadata of `Optional<Service>` twice (`fan-out` row: 1,386
+    /// instructions per graph member, 979 of them in those lookups). Only the common case is inlined, a
+    /// graph nobody remembers, so that the code each registration adds stays small.
     @inlinable
     static func completeGraph(of entry: any AnyServiceEntry, remembering record: GraphRecord?) {
         let entry = entry as! ServiceEntry<Service>
