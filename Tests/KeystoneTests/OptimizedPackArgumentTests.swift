@@ -1,11 +1,11 @@
 import Keystone
 import Testing
 
-// A defect of optimized builds, recorded here until it is fixed: a registration taking an argument, for a
-// service type nested deep enough in generic types that the optimizer leaves the registration's
-// argument-unpacking closure (`register<Service, each Arg>`) generic, crashes when resolved with its
-// argument through `any Resolver` (a null pointer read in that closure). Debug builds pass. The same
-// nesting with a dictionary of closures instead of a container does not crash.
+// A defect of optimized builds, recorded here until it is fixed: a registration taking arguments, made by
+// code that is not specialized for the service type (a generic function the optimizer leaves generic, or
+// one recursing over ever deeper generic types), crashes when it is resolved with its arguments (a bad
+// pointer read in the argument-unpacking closure of `register<Service, each Arg>`), however the resolve is
+// compiled. One argument or two, the same. Debug builds pass. Each test runs in a child process.
 
 private class PackFloor<Inner> {
     let tag: Int
@@ -33,6 +33,17 @@ private func resolvedPackTowers<Inner>(_: Inner.Type, from depth: Int, count: In
     return resolved + resolvedPackTowers(PackTower<Inner>.self, from: depth + 1, count: count, in: resolver)
 }
 
+private final class PackService<Inner> {
+    let tag: Int
+    init(tag: Int) { self.tag = tag }
+}
+
+/// Registers `Service` with a factory taking an `Int`, in code compiled once, generically.
+@_semantics("optimize.sil.specialize.generic.never") @inline(never)
+private func registerGenerically<Service>(_: Service.Type, in container: Container, make: @escaping (Int) -> Service) {
+    container.register(Service.self) { (_: any Resolver, argument: Int) in make(argument) }
+}
+
 /// Whether the tests were compiled with optimization, where the defect above shows.
 let isOptimizedBuild: Bool = {
     #if DEBUG
@@ -42,8 +53,19 @@ let isOptimizedBuild: Bool = {
     #endif
 }()
 
-@Suite("Argument registrations of deeply nested generic types", .tags(.engine))
+@Suite("Argument registrations made by generic code", .tags(.engine))
 struct OptimizedPackArgumentTests {
+    @Test("A registration taking an argument made by unspecialized generic code resolves with its argument")
+    func argumentRegistrationFromGenericCode() async {
+        await withKnownIssue("Optimized builds crash in the argument-unpacking closure", isIntermittent: true) {
+            await #expect(processExitsWith: .success) {
+                let container = Container()
+                registerGenerically(PackService<Int>.self, in: container) { PackService<Int>(tag: $0) }
+                precondition(container.resolve(PackService<Int>.self, argument: 41)?.tag == 41)
+            }
+        }
+    }
+
     @Test("A hundred nested generic types taking an argument resolve through any Resolver")
     func deeplyNestedArgumentRegistrations() async {
         // In a child process: in an optimized build the defect crashes it. Intermittent: debug builds pass.
