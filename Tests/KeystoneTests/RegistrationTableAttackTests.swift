@@ -305,12 +305,7 @@ private func descriptionLines(of container: Container) -> Int {
 
 @Suite("Registration table attacks: uninitialized free positions", .serialized, .tags(.engine))
 struct RegistrationTableAttackTests {
-    // Not in optimized builds, which crash on its argument registrations of deeply nested generic types
-    // (see OptimizedPackArgumentTests.swift).
-    @Test(
-        "Hundreds of types with long names, arguments and forwarded types survive growth past 2,048 positions",
-        .disabled(if: isOptimizedBuild, "optimized builds crash on deeply nested argument registrations")
-    )
+    @Test("Hundreds of types with long names, arguments and forwarded types survive growth past 2,048 positions")
     func growthWithEveryKindOfKey() {
         let tally = TableAttackTally()
         do {

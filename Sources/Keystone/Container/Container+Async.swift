@@ -155,7 +155,7 @@ extension Container {
         )
     }
 
-    /// Registers a factory that takes runtime arguments and must run on the main actor.
+    /// Registers a factory that takes one runtime argument and must run on the main actor.
     ///
     /// ```swift
     /// container.register(DetailModel.self, mainActorFactory: { _, item in DetailModel(item: item) })
@@ -165,19 +165,63 @@ extension Container {
     /// - Parameters:
     ///   - serviceType: The type to resolve the registration as.
     ///   - name: A name that tells apart registrations of the same service type.
-    ///   - mainActorFactory: Makes an instance from a resolver and the arguments, on the main actor.
+    ///   - mainActorFactory: Makes an instance from a resolver and the argument, on the main actor.
     /// - Returns: The registration, to configure further.
     @discardableResult
-    public func register<Service, each Arg>(
+    public func register<Service, Arg1>(
         _ serviceType: Service.Type,
         name: String? = nil,
-        mainActorFactory: @escaping @MainActor (any Resolver, repeat each Arg) -> Service
+        mainActorFactory: @escaping @MainActor (any Resolver, Arg1) -> Service
     ) -> ServiceEntry<Service> {
         registerIsolated(
             name: name,
-            argumentCount: packCount(repeat (each Arg).self),
-            MainActorFactory<Service, (repeat each Arg)> { resolver, arguments in
-                mainActorFactory(resolver, repeat each arguments)
+            argumentCount: 1,
+            MainActorFactory<Service, Arg1> { resolver, arguments in
+                mainActorFactory(resolver, arguments)
+            }
+        )
+    }
+
+    /// Registers a factory that takes two runtime arguments and must run on the main actor.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to resolve the registration as.
+    ///   - name: A name that tells apart registrations of the same service type.
+    ///   - mainActorFactory: Makes an instance from a resolver and the arguments, on the main actor.
+    /// - Returns: The registration, to configure further.
+    @discardableResult
+    public func register<Service, Arg1, Arg2>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        mainActorFactory: @escaping @MainActor (any Resolver, Arg1, Arg2) -> Service
+    ) -> ServiceEntry<Service> {
+        registerIsolated(
+            name: name,
+            argumentCount: 2,
+            MainActorFactory<Service, (Arg1, Arg2)> { resolver, arguments in
+                mainActorFactory(resolver, arguments.0, arguments.1)
+            }
+        )
+    }
+
+    /// Registers a factory that takes three runtime arguments and must run on the main actor.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to resolve the registration as.
+    ///   - name: A name that tells apart registrations of the same service type.
+    ///   - mainActorFactory: Makes an instance from a resolver and the arguments, on the main actor.
+    /// - Returns: The registration, to configure further.
+    @discardableResult
+    public func register<Service, Arg1, Arg2, Arg3>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        mainActorFactory: @escaping @MainActor (any Resolver, Arg1, Arg2, Arg3) -> Service
+    ) -> ServiceEntry<Service> {
+        registerIsolated(
+            name: name,
+            argumentCount: 3,
+            MainActorFactory<Service, (Arg1, Arg2, Arg3)> { resolver, arguments in
+                mainActorFactory(resolver, arguments.0, arguments.1, arguments.2)
             }
         )
     }
