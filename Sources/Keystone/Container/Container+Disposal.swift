@@ -95,6 +95,16 @@ enum DisposalHandler<Service> {
     case async(_ handler: nonisolated(nonsending) @Sendable (Service) async throws -> Void)
 }
 
+/// The disposal handlers of one registration, in the order added: an object, so that the entry's extras,
+/// which are not generic, hold them as a reference the entry reads back without a dynamic cast.
+final class DisposalHandlerList<Service> {
+    var handlers: [DisposalHandler<Service>]
+
+    init(_ first: DisposalHandler<Service>) {
+        handlers = [first]
+    }
+}
+
 /// One instance to end, with its registration's handlers bound to it.
 @usableFromInline
 struct Disposal {

@@ -344,8 +344,8 @@ extension ServiceEntry {
         if let cache {
             // A creation in flight started at another generation does not keep its instance.
             cache.generation &+= 1
-            cache.instance = nil
-            if !cache.byArguments.isEmpty {
+            cache.dropInstance()
+            if kind == .multiton, !cache.byArguments.isEmpty {
                 cache.byArguments = [:]
             }
         }
@@ -373,10 +373,24 @@ extension ServiceEntry {
     @usableFromInline
     func takeForDisposal() -> [Disposal] {
         let flights = owner?.hierarchy.flights
+        // Most entries of a request scope are neither `.container` nor `.multiton`, and hold nothing to
+        // dispose of: they cost no generic metadata lookup (the instance's `Optional`, the tuples of
+        // `.multiton` instances, the handlers) and no allocation (`request-scope` row).
+        if kind != .container, kind != .multiton, flights?.isEmpty ?? true {
+            cache?.generation &+= 1
+            return []
+        }
+        return takeKeptForDisposal(flights: flights)
+    }
+
+    /// ``takeForDisposal()`` for an entry that may keep instances. Out of line: compiled generically, a
+    /// function looks up the metadata of every generic type it uses on entry.
+    @inline(never)
+    private func takeKeptForDisposal(flights: [FlightKey: SingleFlight]?) -> [Disposal] {
         let keepsInstance = kind == .container && cache?.instance != nil
-        let keepsByArguments = !(cache?.byArguments.isEmpty ?? true)
-        // Most entries of a request scope hold nothing: they cost no generic metadata lookup (the
-        // handlers' cast, the arrays of instances) and no allocation (`request-scope` row).
+        // Only a `.multiton` entry keeps instances by arguments (`inObjectScope` drops them before the
+        // scope changes).
+        let keepsByArguments = kind == .multiton && !(cache?.byArguments.isEmpty ?? true)
         if !keepsInstance, !keepsByArguments, flights?.isEmpty ?? true {
             cache?.generation &+= 1
             return []

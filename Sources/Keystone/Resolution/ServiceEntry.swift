@@ -127,8 +127,16 @@ public final class ServiceEntry<Service> {
     /// first is added. Kept in ``EntryExtras``, type-erased there since the extras are not generic: only
     /// adding a handler and disposing an instance read it.
     var disposalHandlers: [DisposalHandler<Service>]? {
-        get { extras?.disposalHandlers as? [DisposalHandler<Service>] }
-        set { updateExtras(storing: newValue != nil) { $0.disposalHandlers = newValue } }
+        handlerList?.handlers
+    }
+
+    /// The object that holds ``disposalHandlers``, if a handler was added.
+    private var handlerList: DisposalHandlerList<Service>? {
+        guard let list = extras?.disposalHandlers else { return nil }
+        // Only this entry stores its handlers, as a `DisposalHandlerList<Service>` (`addDisposalHandler`).
+        // A class cast: `as?` of an `Any` holding the array looked up the array's metadata on each
+        // `onDispose` and each disposal. Unchecked, it would save 1.4% more of `request-scope`: not worth it.
+        return (list as! DisposalHandlerList<Service>)
     }
 
     /// The instances the scope keeps, made when the first one is stored. Keeping them out of the entry
@@ -277,9 +285,11 @@ public final class ServiceEntry<Service> {
     /// Appends `handler` to ``disposalHandlers`` (an append, not a concatenation: `request-scope` row,
     /// 6% of its instructions went to `+` on the generic array).
     private func addDisposalHandler(_ handler: DisposalHandler<Service>) {
-        var handlers = disposalHandlers ?? []
-        handlers.append(handler)
-        disposalHandlers = handlers
+        if let handlerList {
+            handlerList.handlers.append(handler)
+        } else {
+            madeExtras.disposalHandlers = DisposalHandlerList(handler)
+        }
     }
 
     private func configure(_ change: () -> Void) {
@@ -323,6 +333,12 @@ final class InstanceCache<Held: ExpressibleByNilLiteral> {
         self.instance = instance
         self.graphInstance = graphInstance
     }
+
+    /// Drops the `.container` instance. A method of the cache, so that, compiled generically, it takes
+    /// `Held` from the cache's class: an entry writing `nil` itself looks up `Optional<Service>`.
+    func dropInstance() {
+        instance = nil
+    }
 }
 
 /// The fields of a ``ServiceEntry`` that only some registrations use (a custom scope's storage, a
@@ -337,8 +353,8 @@ final class EntryExtras {
     var graphRecordIdentity: UInt64 = 0
     var isOrphaned = false
     var front: FrontRecord?
-    /// The entry's `[DisposalHandler<Service>]`.
-    var disposalHandlers: Any?
+    /// The entry's `DisposalHandlerList<Service>`.
+    var disposalHandlers: AnyObject?
 
     init() {}
 }
