@@ -1,6 +1,7 @@
 // Registrations whose factories cannot run in every synchronous resolve: async factories (0 to 3 runtime
 // arguments, written out for each count: see `Resolver+Async.swift` for why not a parameter pack) and
-// main-actor factories (0 or more, a parameter pack: they are synchronous). They are ordinary entries (scopes, names, `initCompleted`,
+// main-actor factories (0 to 3, written out too: no escaping closure may be generic over a pack, see
+// ARCHITECTURE.md, "Arities"). They are ordinary entries (scopes, names, `initCompleted`,
 // `implements` chain as usual) whose factory box says where the factory runs (`IsolatedFactory.swift`);
 // `Engine/Async/AsyncResolve.swift` runs them.
 
