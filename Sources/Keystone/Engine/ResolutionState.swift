@@ -32,6 +32,11 @@ final class ResolutionState {
         /// The entry's instances were dropped (reset, re-registration, removal, disposal) while its factory
         /// ran: the instance it returns is not kept, and is disposed once it completes.
         @usableFromInline var dropped = false
+        /// A dropped creation's instance gets its synchronous disposal handlers when it completes: it was
+        /// made for a scope that disposes of its instances (`.container` or `.multiton`), as that scope
+        /// was when it was dropped (or, for an async creation, when it started). Not the scope when it
+        /// completes: a scope changed meanwhile does not cancel what `dispose()` left to the creation.
+        @usableFromInline var disposesIfDropped = false
 
         @usableFromInline
         init(entry: any AnyServiceEntry, key: ServiceKey, arguments: UnsafeRawPointer, isUnique: Bool) {
@@ -258,6 +263,7 @@ final class ResolutionState {
         for index in frames.indices where frames[index].entry === entry {
             if !frames[index].produced, !frames[index].isUnique {
                 frames[index].dropped = true
+                frames[index].disposesIfDropped = entry.keepsOneInstanceWithoutArguments
             }
         }
     }

@@ -187,9 +187,10 @@ extension ResolutionState {
         }
         entry.activeFrames &-= 1
         let dropped = frames[index].dropped
+        let disposes = frames[index].disposesIfDropped
         pop()
         if dropped {
-            endDropped(made, of: entry, kept: keep)
+            endDropped(made, of: entry, kept: keep, disposing: disposes)
         } else if keep {
             numberCompletion(of: entry)
         }
@@ -227,6 +228,7 @@ extension ResolutionState {
         arguments: Arguments,
         resolver: any Resolver,
         dropped: Bool,
+        disposesIfDropped: Bool,
         tainted: Bool
     ) throws(DIError) -> Service {
         let identity = entry.kind == .multiton ? try MultitonKey.of(arguments, key: key) : nil
@@ -234,6 +236,7 @@ extension ResolutionState {
             try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
                 let index = try push(entry, as: key, arguments: UnsafeRawPointer(arguments), isUnique: false)
                 frames[index].dropped = dropped
+                frames[index].disposesIfDropped = disposesIfDropped
                 frames[index].tainted = tainted
                 entry.activeFrames &+= 1
                 return try complete(made, of: entry, as: key, resolver: resolver, keep: true, frame: index)

@@ -270,20 +270,23 @@ extension ResolutionState {
     }
 
     /// Ends an instance whose scope was dropped while its factory ran: takes it back from its scope if
-    /// it was `kept` there for its `initCompleted` actions, and disposes of it.
+    /// it was `kept` there for its `initCompleted` actions, and, `disposing` (it was made for a scope
+    /// that disposes of its instances: ``ResolutionState/Frame/disposesIfDropped``), disposes of it.
     @usableFromInline
-    func endDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>, kept: Bool) {
+    func endDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>, kept: Bool, disposing: Bool) {
         if kept {
             takeBack(instance, of: entry)
         }
-        disposeDropped(instance, of: entry)
+        if disposing {
+            disposeDropped(instance, of: entry)
+        }
     }
 
     /// Ends an instance whose scope was dropped while its factory ran: it was not kept, so nothing else
     /// will run its synchronous disposal handlers. What they throw goes to the log handler.
     @usableFromInline
     func disposeDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>) {
-        guard entry.kind == .container || entry.kind == .multiton, let handlers = entry.disposalHandlers else { return }
+        guard let handlers = entry.disposalHandlers else { return }
         let failures = Disposal(key: entry.key, completion: 0, handlers: handlers, instance: instance).run()
         if !failures.isEmpty {
             Log.failure(.disposalFailed(failures))

@@ -522,7 +522,8 @@ extension ServiceEntry {
                 call: nil,
                 profiler: container.profiler
             ),
-            generation: generation
+            generation: generation,
+            disposesIfDropped: false
         )
     }
 
@@ -531,14 +532,16 @@ extension ServiceEntry {
     ///
     /// A `.container` or `.multiton` creation started at `generation` of the entry's scope keeps its
     /// instance only if the scope was not dropped meanwhile (`resetObjectScope`, `dispose()`,
-    /// re-registration) and no cycle was found in its resolution; a dropped one is disposed of (its
-    /// synchronous handlers) and handed to its waiters all the same.
+    /// re-registration) and no cycle was found in its resolution; a dropped one is handed to its waiters
+    /// all the same, and, `disposesIfDropped` (a flight: `dispose()` left its instance to it), disposed of
+    /// (its synchronous handlers), whatever the scope has become meanwhile.
     nonisolated(nonsending) func create<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
         context: AsyncResolution,
-        generation: UInt64?
+        generation: UInt64?,
+        disposesIfDropped: Bool
     ) async throws(DIError) -> Service {
         let factory = argumentFactory as! AsyncFactory<Service, Arguments>
         let resolver = AsyncGraphResolver(container: container, context: context)
@@ -569,6 +572,7 @@ extension ServiceEntry {
                     arguments: arguments,
                     resolver: resolver,
                     dropped: generation.map { $0 != cache?.generation ?? 0 } ?? false,
+                    disposesIfDropped: disposesIfDropped,
                     tainted: context.hasFailed
                 )
             }

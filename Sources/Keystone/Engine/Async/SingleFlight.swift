@@ -82,7 +82,10 @@ extension Container {
                 arguments: arguments,
                 in: self,
                 context: creation,
-                generation: flight.generation
+                generation: flight.generation,
+                // A flight is a `.container` or `.multiton` creation: `dispose()` leaves a dropped one's
+                // instance to it to end.
+                disposesIfDropped: true
             )
             outcome = .success(Handoff(made))
         } catch {
