@@ -67,7 +67,7 @@ private func failedLabels(_ error: DIError) -> [String] {
     }
 }
 
-@Suite("Disposal attack: scopes, order and errors")
+@Suite("Disposal attack: scopes, order and errors", .tags(.engine))
 struct DisposalAttackScopeTests {
     @Test("dispose() ends the .container and .multiton instances, newest first, and nothing of the other scopes")
     func onlyKeptInstancesAreDisposed() throws {
@@ -308,7 +308,7 @@ struct DisposalAttackScopeTests {
     }
 }
 
-@Suite("Disposal attack: a scope changed after instances were made")
+@Suite("Disposal attack: a scope changed after instances were made", .tags(.engine))
 struct DisposalAttackScopeChangeTests {
     /// A registration of `Held` taking an `Int`, in `scope`, that counts its creations and disposals.
     private static func register(
@@ -456,7 +456,7 @@ struct DisposalAttackScopeChangeTests {
     }
 }
 
-@Suite("Disposal attack: what resets, re-registrations and removals drop")
+@Suite("Disposal attack: what resets, re-registrations and removals drop", .tags(.engine))
 struct DisposalAttackDropTests {
     @Test("resetObjectScope(.multiton) ends the multiton instances only, newest first; dispose() the rest")
     func resetMultiton() throws {
@@ -593,7 +593,7 @@ struct DisposalAttackDropTests {
     }
 }
 
-@Suite("Disposal attack: handlers and deinitializers that come back to the container")
+@Suite("Disposal attack: handlers and deinitializers that come back to the container", .tags(.engine))
 struct DisposalAttackReentryTests {
     @Test(
         "A factory that calls dispose() and then changes its registration's scope: its instance is ended once",
@@ -751,7 +751,7 @@ private final class Pending: Sendable {
     init(id: Int) { self.id = id }
 }
 
-@Suite("Disposal attack: creations in flight", .hangLimit)
+@Suite("Disposal attack: creations in flight", .hangLimit, .tags(.concurrency, .engine))
 struct DisposalAttackInFlightTests {
     /// Registers an async `Pending` taking an `Int`, in `scope`, whose first creation waits for `release`
     /// after opening `entered`.
@@ -997,7 +997,7 @@ struct DisposalAttackInFlightTests {
     }
 }
 
-@Suite("Disposal attack: other threads resolving", .hangLimit)
+@Suite("Disposal attack: other threads resolving", .hangLimit, .tags(.concurrency, .engine))
 struct DisposalAttackThreadTests {
     @Test("The synchronized view on several threads while another thread disposes: every instance ends once")
     func resolvesWhileDisposing() throws {
