@@ -13,7 +13,8 @@
 //
 // `.container` and `.multiton` instances are numbered when they complete (`numberCompletion`), and
 // `dispose()` follows the numbers backwards. A creation whose scope was dropped while it ran keeps
-// nothing and is disposed of when it completes. A new built-in scope is a case of `ScopeKind` and a line
+// nothing and, if it was made for `.container` or `.multiton` (as the scope was when dropped; for an async
+// creation, when it started), is disposed of when it completes. A new built-in scope is a case of `ScopeKind` and a line
 // in each `switch` of this file; a custom scope is an `InstanceStorage`.
 
 /// How a registration keeps its instances; `custom` defers to an ``InstanceStorage``.
