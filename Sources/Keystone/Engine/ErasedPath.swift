@@ -25,8 +25,15 @@ extension Container {
     /// own (a wrapper such as `Lazy` or `Optional`, or the graph identifier), else the error.
     @usableFromInline
     func serveMiss(_ key: ServiceKey) throws(DIError) -> Bool {
-        if key.serviceType == GraphIdentifier.self || key.serviceType is any InstanceWrapper.Type {
+        if key.serviceType == GraphIdentifier.self {
             return false
+        }
+        let type = ObjectIdentifier(key.serviceType)
+        if hierarchy.state.lastUnwrappedMiss != type {
+            if key.serviceType is any InstanceWrapper.Type {
+                return false
+            }
+            hierarchy.state.lastUnwrappedMiss = type
         }
         throw notRegistered(key)
     }

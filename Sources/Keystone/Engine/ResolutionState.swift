@@ -129,6 +129,11 @@ final class ResolutionState {
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only
     /// where a resolve fails or is observed, never on the inlined path.
     var inspection: Inspection?
+    /// The service type of the last miss that was no wrapper (`Lazy`, `Provider`, `Optional`): a failed
+    /// resolve repeated for one type asks the runtime for the conformance once (`failed` row: the
+    /// conformance lookup was a quarter of its instructions). Type metadata is never freed, so an
+    /// identifier never comes to mean another type.
+    var lastUnwrappedMiss: ObjectIdentifier?
 
     #if DEBUG
         /// The thread running the engine's own code for the call in flight; `nil` outside a call and while
