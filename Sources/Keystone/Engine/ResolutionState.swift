@@ -32,10 +32,12 @@ final class ResolutionState {
         /// The entry's instances were dropped (reset, re-registration, removal, disposal) while its factory
         /// ran: the instance it returns is not kept, and is disposed once it completes.
         @usableFromInline var dropped = false
-        /// A dropped creation's instance gets its synchronous disposal handlers when it completes: it was
-        /// made for a scope that disposes of its instances (`.container` or `.multiton`), as that scope
-        /// was when it was dropped (or, for an async creation, when it started). Not the scope when it
-        /// completes: a scope changed meanwhile does not cancel what `dispose()` left to the creation.
+        /// A dropped creation's instance gets its synchronous disposal handlers when it completes: a call
+        /// that disposes of instances (`dispose()`, a reset, a re-registration or removal) dropped it
+        /// from a scope that disposes of its instances (`.container` or `.multiton`) and left it to the
+        /// creation to end (for an async creation: took its flight, ``SingleFlight/isTakenForDisposal``).
+        /// Not the scope when it completes: a scope changed meanwhile does not cancel that. A scope change
+        /// alone (`inObjectScope`) drops instances without disposing of them, held or in flight.
         @usableFromInline var disposesIfDropped = false
 
         @usableFromInline
@@ -268,7 +270,10 @@ final class ResolutionState {
         for index in frames.indices where frames[index].entry === entry {
             if !frames[index].produced, !frames[index].isUnique {
                 frames[index].dropped = true
-                frames[index].disposesIfDropped = entry.keepsOneInstanceWithoutArguments
+                // A drop from `.container` or `.multiton` is not undone by a later one from a scope that
+                // keeps nothing.
+                frames[index].disposesIfDropped =
+                    frames[index].disposesIfDropped || entry.keepsOneInstanceWithoutArguments
             }
         }
     }

@@ -13,8 +13,9 @@
 //
 // `.container` and `.multiton` instances are numbered when they complete (`numberCompletion`), and
 // `dispose()` follows the numbers backwards. A creation whose scope was dropped while it ran keeps
-// nothing and, if it was made for `.container` or `.multiton` (as the scope was when dropped; for an async
-// creation, when it started), is disposed of when it completes. A new built-in scope is a case of `ScopeKind` and a line
+// nothing; if a call that disposes of instances dropped it from `.container` or `.multiton` (for an async
+// creation: took its flight), it is disposed of when it completes. A scope change alone (`inObjectScope`)
+// drops instances, held or in flight, without disposing of them. A new built-in scope is a case of `ScopeKind` and a line
 // in each `switch` of this file; a custom scope is an `InstanceStorage`.
 
 /// How a registration keeps its instances; `custom` defers to an ``InstanceStorage``.

@@ -523,7 +523,7 @@ extension ServiceEntry {
                 profiler: container.profiler
             ),
             generation: generation,
-            disposesIfDropped: false
+            flight: nil
         )
     }
 
@@ -533,15 +533,15 @@ extension ServiceEntry {
     /// A `.container` or `.multiton` creation started at `generation` of the entry's scope keeps its
     /// instance only if the scope was not dropped meanwhile (`resetObjectScope`, `dispose()`,
     /// re-registration) and no cycle was found in its resolution; a dropped one is handed to its waiters
-    /// all the same, and, `disposesIfDropped` (a flight: `dispose()` left its instance to it), disposed of
-    /// (its synchronous handlers), whatever the scope has become meanwhile.
+    /// all the same, and, if a call that disposes of instances took its `flight` (left its instance to it),
+    /// disposed of (its synchronous handlers), whatever the scope has become meanwhile.
     nonisolated(nonsending) func create<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
         context: AsyncResolution,
         generation: UInt64?,
-        disposesIfDropped: Bool
+        flight: SingleFlight?
     ) async throws(DIError) -> Service {
         let factory = argumentFactory as! AsyncFactory<Service, Arguments>
         let resolver = AsyncGraphResolver(container: container, context: context)
@@ -572,7 +572,7 @@ extension ServiceEntry {
                     arguments: arguments,
                     resolver: resolver,
                     dropped: generation.map { $0 != cache?.generation ?? 0 } ?? false,
-                    disposesIfDropped: disposesIfDropped,
+                    disposesIfDropped: flight?.isTakenForDisposal ?? false,
                     tainted: context.hasFailed
                 )
             }

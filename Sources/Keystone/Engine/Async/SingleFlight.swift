@@ -83,9 +83,7 @@ extension Container {
                 in: self,
                 context: creation,
                 generation: flight.generation,
-                // A flight is a `.container` or `.multiton` creation: `dispose()` leaves a dropped one's
-                // instance to it to end.
-                disposesIfDropped: true
+                flight: flight
             )
             outcome = .success(Handoff(made))
         } catch {
@@ -178,6 +176,9 @@ final class SingleFlight: Sendable {
         var lastWaiter = 0
         /// The creations this one's task waits for now; read and written under the hierarchy's lock.
         var waitingOn: [SingleFlight] = []
+        /// A call that disposes of instances took this creation (``Disposal/init(awaiting:key:handlers:)``):
+        /// the creation runs the synchronous disposal handlers of its instance when it ends.
+        var takenForDisposal = false
     }
 
     private let state = LockedValue(State())
@@ -186,6 +187,16 @@ final class SingleFlight: Sendable {
         self.key = key
         self.shared = shared
         self.generation = generation
+    }
+
+    /// Whether a call that disposes of instances took this creation, leaving its instance to it to end.
+    var isTakenForDisposal: Bool {
+        state.withLock { $0.takenForDisposal }
+    }
+
+    /// Notes that a call that disposes of instances took this creation.
+    func takeForDisposal() {
+        state.withLock { $0.takenForDisposal = true }
     }
 
     /// Waits for the outcome; throws `CancellationError` as soon as the waiting task is cancelled.
@@ -288,6 +299,7 @@ extension Disposal {
     /// runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
     /// after everything the container holds now.
     init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
+        flight.takeForDisposal()
         self.key = key
         completion = .max
         run = { [] }
