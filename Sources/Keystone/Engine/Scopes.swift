@@ -15,8 +15,10 @@
 // `dispose()` follows the numbers backwards. A creation whose scope was dropped while it ran keeps
 // nothing; if a call that disposes of instances dropped it from `.container` or `.multiton` (for an async
 // creation: took its flight), it is disposed of when it completes. A scope change alone (`inObjectScope`)
-// drops instances, held or in flight, without disposing of them. A new built-in scope is a case of `ScopeKind` and a line
-// in each `switch` of this file; a custom scope is an `InstanceStorage`.
+// drops instances, held or in flight, without disposing of them.
+//
+// A new built-in scope is a case of `ScopeKind` and a line in each `switch` of this file; a custom scope
+// is an `InstanceStorage`.
 
 /// How a registration keeps its instances; `custom` defers to an ``InstanceStorage``.
 @usableFromInline
@@ -272,8 +274,8 @@ extension ResolutionState {
     }
 
     /// Ends an instance whose scope was dropped while its factory ran: takes it back from its scope if
-    /// it was `kept` there for its `initCompleted` actions, and, `disposing` (it was made for a scope
-    /// that disposes of its instances: ``ResolutionState/Frame/disposesIfDropped``), disposes of it.
+    /// it was `kept` there for its `initCompleted` actions, and, `disposing` (a call that disposes of
+    /// instances left it to the creation: ``ResolutionState/Frame/disposesIfDropped``), disposes of it.
     @usableFromInline
     func endDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>, kept: Bool, disposing: Bool) {
         if kept {

@@ -297,7 +297,8 @@ extension Disposal {
     /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run`` has nothing to do.
     /// ``runAll`` waits for the creation, so that `disposeAsync()` returns only once it has ended, and then
     /// runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
-    /// after everything the container holds now.
+    /// after everything the container holds now. Making it is what takes the flight for disposal
+    /// (``SingleFlight/isTakenForDisposal``).
     init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
         flight.takeForDisposal()
         self.key = key
