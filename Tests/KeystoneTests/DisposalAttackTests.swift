@@ -1209,4 +1209,52 @@ struct DisposalAttackThreadTests {
         #expect(Set(disposed.all) == Set(made.all))
         #expect(disposedAsync.all.sorted() == disposed.all.sorted())
     }
+
+    /// A creation's instance is kept under the lock; its flight used to leave the hierarchy's creations in
+    /// flight only under a later one. A disposal between the two took the instance twice: once as kept,
+    /// once as the flight's (the asynchronous handlers ran twice, the synchronous ones once).
+    @Test(
+        "disposeAsync() racing creations that have just ended ends each instance once",
+        arguments: [ObjectScope.container, .multiton]
+    )
+    func disposalRacingTheEndOfCreations(scope: ObjectScope) async throws {
+        let container = Container()
+        let serial = Counter()
+        let made = SerialLog()
+        let disposed = SerialLog()
+        let disposedAsync = SerialLog()
+        container.registerAsync(Pending.self) { (_, _: Int) in
+            let id = serial.next()
+            made.add(id)
+            return Pending(id: id)
+        }
+        .inObjectScope(scope)
+        .onDispose { disposed.add($0.id) }
+        .onDisposeAsync { disposedAsync.add($0.id) }
+        let view = container.synchronize()
+        nonisolated(unsafe) let disposable = container
+        let rounds = 5_000
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<2 {
+                group.addTask {
+                    for step in 0..<rounds {
+                        _ = try await view.resolveAsync(Pending.self, argument: (worker + step) % 2)
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<rounds {
+                    try await disposable.disposeAsync()
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await container.disposeAsync()
+        let counts = occurrences(disposed.all)
+        let asyncCounts = occurrences(disposedAsync.all)
+        #expect(counts.values.allSatisfy { $0 == 1 }, "ended twice: \(counts.filter { $0.value > 1 })")
+        #expect(asyncCounts.values.allSatisfy { $0 == 1 }, "ended twice: \(asyncCounts.filter { $0.value > 1 })")
+        #expect(Set(disposed.all) == Set(made.all))
+        #expect(Set(disposedAsync.all) == Set(made.all))
+    }
 }

@@ -562,9 +562,14 @@ extension ServiceEntry {
         } catch {
             throw .factoryFailed(key: key, path: outer, underlying: error)
         }
-        // The creation ends as a synchronous one does, in the engine.
+        // The creation ends as a synchronous one does, in the engine. Its flight ends with it, under the
+        // same lock: a disposal from now on finds the instance where the scope keeps it, or nowhere if the
+        // scope was dropped, and never also the flight (it would be ended twice).
         return try container.hierarchy.withLock { () throws(DIError) -> Service in
-            try container.withEngine(in: context, outsideLast: true) { (state) throws(DIError) -> Service in
+            if let flight {
+                container.endFlight(flight)
+            }
+            return try container.withEngine(in: context, outsideLast: true) { (state) throws(DIError) -> Service in
                 try state.adopt(
                     made,
                     of: self,

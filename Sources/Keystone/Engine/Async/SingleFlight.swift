@@ -93,13 +93,19 @@ extension Container {
         if let failure = call.failure {
             outcome = .failure(failure)
         }
-        hierarchy.withLock {
-            if hierarchy.flights[flight.shared] === flight {
-                hierarchy.flights[flight.shared] = nil
-            }
-        }
+        // A creation that failed before its instance was adopted (which ends its flight) ends it here.
+        hierarchy.withLock { endFlight(flight) }
         flight.finish(outcome)
         return outcome
+    }
+
+    /// Takes `flight` out of the creations in flight, if a later one has not replaced it: resolves no
+    /// longer join it, and disposals no longer take it. Its waiters still get its outcome. The caller holds
+    /// the lock.
+    func endFlight(_ flight: SingleFlight) {
+        if hierarchy.flights[flight.shared] === flight {
+            hierarchy.flights[flight.shared] = nil
+        }
     }
 
     /// Waits for `flight`, from the resolution `context`, or at top level with none; a cancellation of the
