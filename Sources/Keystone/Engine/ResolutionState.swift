@@ -273,7 +273,7 @@ final class ResolutionState {
                 // A drop from `.container` or `.multiton` is not undone by a later one from a scope that
                 // keeps nothing.
                 frames[index].disposesIfDropped =
-                    frames[index].disposesIfDropped || entry.keepsOneInstanceWithoutArguments
+                    frames[index].disposesIfDropped || entry.disposesOfInstances
             }
         }
     }

@@ -339,6 +339,11 @@ extension ServiceEntry {
     }
 
     @usableFromInline
+    var disposesOfInstances: Bool {
+        kind == .container || kind == .multiton
+    }
+
+    @usableFromInline
     var reusesInstanceInGraph: Bool {
         kind != .transient
     }
@@ -383,7 +388,7 @@ extension ServiceEntry {
         // Most entries of a request scope are neither `.container` nor `.multiton`, and hold nothing to
         // dispose of: they cost no generic metadata lookup (the instance's `Optional`, the tuples of
         // `.multiton` instances, the handlers) and no allocation (`request-scope` row).
-        if kind != .container, kind != .multiton, flights?.isEmpty ?? true {
+        if !disposesOfInstances, flights?.isEmpty ?? true {
             cache?.generation &+= 1
             return []
         }

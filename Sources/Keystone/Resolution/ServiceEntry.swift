@@ -404,6 +404,9 @@ protocol AnyServiceEntry: AnyObject {
     /// Whether the scope keeps one instance when resolved without arguments: `.container`, or
     /// `.multiton` (one instance per argument values, so one for none). What `warmUp()` creates.
     var keepsOneInstanceWithoutArguments: Bool { get }
+    /// Whether the scope's instances are disposed of (`.container` and `.multiton`): what disposal
+    /// handlers run for, and what a disposing call that drops a creation in flight leaves it to end.
+    var disposesOfInstances: Bool { get }
     /// Resolves this entry, found under `key` (forwarded, or with its type erased), asynchronously.
     nonisolated(nonsending) func resolveAsyncErased<Arguments>(
         as key: ServiceKey,
