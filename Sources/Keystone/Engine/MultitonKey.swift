@@ -14,7 +14,7 @@ enum MultitonKey: Hashable {
     /// A single argument of static type `String`.
     case string(String)
     /// Any other argument, or the array of several arguments.
-    case hashable(AnyHashable)
+    case hashable(HashableBox)
 
     // Written out rather than derived, and inlinable: a lookup of an `Int` key then tests the case and
     // compares two integers in place, with no copy of the other cases' payloads.
@@ -28,7 +28,7 @@ enum MultitonKey: Hashable {
         case .string(let left):
             if case .string(let right) = rhs { return left == right }
         case .hashable(let left):
-            if case .hashable(let right) = rhs { return left == right }
+            if case .hashable(let right) = rhs { return left.value == right.value }
         }
         return false
     }
@@ -39,7 +39,7 @@ enum MultitonKey: Hashable {
         case .none: hasher.combine(0 as UInt8)
         case .int(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value)
-        case .hashable(let value): hasher.combine(value)
+        case .hashable(let box): hasher.combine(box.value)
         }
     }
 
@@ -58,7 +58,7 @@ enum MultitonKey: Hashable {
         for child in Mirror(reflecting: arguments).children {
             elements.append(try hashable(child.value, key: key))
         }
-        return .hashable(AnyHashable(elements))
+        return .hashable(HashableBox(AnyHashable(elements)))
     }
 
     /// The key of a single argument. Where `Value` is known (the resolve compiled for the registration),
@@ -71,7 +71,7 @@ enum MultitonKey: Hashable {
         if Value.self == String.self, let value = value as? String {
             return .string(value)
         }
-        return .hashable(try hashable(value, key: key))
+        return .hashable(HashableBox(try hashable(value, key: key)))
     }
 
     /// `value` as an `AnyHashable`. The cast to `any Hashable` of a value whose type is known is decided
@@ -93,5 +93,18 @@ enum MultitonKey: Hashable {
                 Fix: make \(type(of: value as Any)) Hashable, or register \(key.serviceType) in another scope.
                 """
         )
+    }
+}
+
+/// An `AnyHashable` behind one reference: a ``MultitonKey`` holding it copies as a pointer, where the
+/// existential inline would make every key five words, copied through the value witnesses on every
+/// lookup (`multiton-hit` row).
+@usableFromInline
+final class HashableBox {
+    @usableFromInline let value: AnyHashable
+
+    @usableFromInline
+    init(_ value: AnyHashable) {
+        self.value = value
     }
 }
