@@ -45,6 +45,40 @@ private final class NamedPlugin: Plugin {
 
 private final class SharedState {}
 
+/// A code whose `==` ignores case.
+private struct CaseInsensitiveCode: Hashable {
+    let text: String
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.text.lowercased() == rhs.text.lowercased()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(text.lowercased())
+    }
+}
+
+/// A class hierarchy whose base declares `Hashable`, by identifier.
+private class KeyedAnimal: Hashable {
+    let id: Int
+
+    init(id: Int) {
+        self.id = id
+    }
+
+    static func == (lhs: KeyedAnimal, rhs: KeyedAnimal) -> Bool {
+        lhs.id == rhs.id
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+}
+
+private final class KeyedCat: KeyedAnimal {}
+
+private final class KeyedDog: KeyedAnimal {}
+
 /// The key of `Node` under the name of `number`.
 private func nodeName(_ number: Int) -> String { "node\(number)" }
 
@@ -313,6 +347,43 @@ struct MultitonTests {
         let none = try container.resolveThrows(Session.self, argument: nil as Int?)
         #expect(try container.resolveThrows(Session.self, argument: nil as Int?) === none)
         #expect(try container.resolveThrows(Session.self, argument: 3 as Int?) !== none)
+    }
+
+    /// A single argument of a `Hashable` type other than `Int` and `String` is kept in a key of its own
+    /// type, compared with that type's `==`; one of an existential type, as an `AnyHashable`. Either way the
+    /// result is what `AnyHashable` gives.
+    @Test func aSingleArgumentIsComparedAsAnyHashableComparesItWhateverItsType() throws {
+        let container = Container()
+        container.register(Session.self) { (_, code: CaseInsensitiveCode) in Session(user: code.text.count) }
+            .inObjectScope(.multiton)
+        container.register(Session.self) { (_, animal: KeyedAnimal) in Session(user: animal.id) }
+            .inObjectScope(.multiton)
+        container.register(Session.self) { (_, value: any Sendable) in Session(user: 0) }
+            .inObjectScope(.multiton)
+        container.register(Session.self) { (_, values: [Int]) in Session(user: values.count) }
+            .inObjectScope(.multiton)
+        // A type whose `==` is not its fields' equality: equal values share the instance.
+        let upper = try container.resolveThrows(Session.self, argument: CaseInsensitiveCode(text: "EU"))
+        #expect(try container.resolveThrows(Session.self, argument: CaseInsensitiveCode(text: "eu")) === upper)
+        #expect(try container.resolveThrows(Session.self, argument: CaseInsensitiveCode(text: "us")) !== upper)
+        #expect(AnyHashable(CaseInsensitiveCode(text: "EU")) == AnyHashable(CaseInsensitiveCode(text: "eu")))
+        // A class with subclasses: its `==` compares a cat and a dog, as `AnyHashable` does.
+        let cat = try container.resolveThrows(Session.self, argument: KeyedCat(id: 4) as KeyedAnimal)
+        #expect(try container.resolveThrows(Session.self, argument: KeyedDog(id: 4) as KeyedAnimal) === cat)
+        #expect(try container.resolveThrows(Session.self, argument: KeyedCat(id: 5) as KeyedAnimal) !== cat)
+        #expect(AnyHashable(KeyedCat(id: 4) as KeyedAnimal) == AnyHashable(KeyedDog(id: 4) as KeyedAnimal))
+        // An existential argument: values of several types, compared as `AnyHashable` compares them (an
+        // `Int` and a `UInt8` of one value are equal; a `String` of the same digits is not).
+        let seven = try container.resolveThrows(Session.self, argument: 7 as any Sendable)
+        #expect(try container.resolveThrows(Session.self, argument: UInt8(7) as any Sendable) === seven)
+        #expect(try container.resolveThrows(Session.self, argument: "7" as any Sendable) !== seven)
+        #expect(try container.resolveThrows(Session.self, argument: 8 as any Sendable) !== seven)
+        // A generic type conforming conditionally.
+        let list = try container.resolveThrows(Session.self, argument: [1, 2])
+        #expect(try container.resolveThrows(Session.self, argument: [1] + [2]) === list)
+        #expect(try container.resolveThrows(Session.self, argument: [2, 1]) !== list)
+        // Keys of different registrations never meet: each argument type has its own instances.
+        #expect(upper !== cat && cat !== seven && seven !== list)
     }
 
     @Test func aKeptInstanceIsFoundFromInsideAFactoryAndAnInitCompletedAction() throws {

@@ -1,10 +1,17 @@
 /// The key a `.multiton` registration keeps an instance under: its runtime arguments, compared as
 /// `AnyHashable` compares them.
 ///
-/// A single `Int` or `String` argument is kept as itself: within one registration every argument has the
-/// same static type, and an `Int` or `String` only ever equals another of its type, so comparing it
-/// directly gives what `AnyHashable` gives, without boxing it and casting at each comparison (a hit then
-/// costs a hash and an integer or string comparison). Any other argument is kept as an `AnyHashable`.
+/// Within one registration every argument has the same static type, so a key compares with that type's
+/// own `==` wherever it gives what `AnyHashable` gives:
+/// - a single `Int` or `String` argument is kept as itself (a hit costs a hash and an integer or string
+///   comparison);
+/// - a single argument of any other `Hashable` static type, in a ``MultitonKeyBox`` of that type, compared
+///   with that type's `==` (`multiton-hit-struct` row);
+/// - a single argument of an existential static type, as an `AnyHashable` (its values may be of several
+///   types, which only `AnyHashable` compares as it does);
+/// - several arguments, as the array of their `AnyHashable`s, compared element by element.
+///
+/// The boxes keep the key one word plus its case: a key copies as a pointer (`multiton-hit` row).
 @usableFromInline
 enum MultitonKey: Hashable {
     /// No arguments.
@@ -14,7 +21,7 @@ enum MultitonKey: Hashable {
     /// A single argument of static type `String`.
     case string(String)
     /// Any other argument, or the array of several arguments.
-    case hashable(HashableBox)
+    case boxed(MultitonKeyBox)
 
     // Written out rather than derived, and inlinable: a lookup of an `Int` key then tests the case and
     // compares two integers in place, with no copy of the other cases' payloads.
@@ -27,8 +34,8 @@ enum MultitonKey: Hashable {
             if case .int(let right) = rhs { return left == right }
         case .string(let left):
             if case .string(let right) = rhs { return left == right }
-        case .hashable(let left):
-            if case .hashable(let right) = rhs { return left.value == right.value }
+        case .boxed(let left):
+            if case .boxed(let right) = rhs { return left.isEqual(to: right) }
         }
         return false
     }
@@ -39,7 +46,7 @@ enum MultitonKey: Hashable {
         case .none: hasher.combine(0 as UInt8)
         case .int(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value)
-        case .hashable(let box): hasher.combine(box.value)
+        case .boxed(let box): box.hash(into: &hasher)
         }
     }
 
@@ -58,7 +65,7 @@ enum MultitonKey: Hashable {
         for child in Mirror(reflecting: arguments).children {
             elements.append(try hashable(child.value, key: key))
         }
-        return .hashable(HashableBox(AnyHashable(elements)))
+        return .boxed(TypedKeyBox(elements))
     }
 
     /// The key of a single argument. Where `Value` is known (the resolve compiled for the registration),
@@ -71,7 +78,16 @@ enum MultitonKey: Hashable {
         if Value.self == String.self, let value = value as? String {
             return .string(value)
         }
-        return .hashable(HashableBox(try hashable(value, key: key)))
+        if let type = Value.self as? any Hashable.Type {
+            return .boxed(box(value, as: type))
+        }
+        return .boxed(TypedKeyBox(try hashable(value, key: key)))
+    }
+
+    /// `value`, whose static type `Value` is the `Hashable` type `Hashed`, in a box of that type.
+    @inlinable
+    static func box<Value, Hashed: Hashable>(_ value: Value, as _: Hashed.Type) -> MultitonKeyBox {
+        TypedKeyBox(value as! Hashed)
     }
 
     /// `value` as an `AnyHashable`. The cast to `any Hashable` of a value whose type is known is decided
@@ -96,15 +112,42 @@ enum MultitonKey: Hashable {
     }
 }
 
-/// An `AnyHashable` behind one reference: a ``MultitonKey`` holding it copies as a pointer, where the
-/// existential inline would make every key five words, copied through the value witnesses on every
-/// lookup (`multiton-hit` row).
+/// A ``MultitonKey``'s value of a type other than `Int` and `String`, behind one reference.
 @usableFromInline
-final class HashableBox {
-    @usableFromInline let value: AnyHashable
+class MultitonKeyBox {
+    @usableFromInline
+    init() {}
+
+    /// Whether `other` holds a value of the same type, equal to this one.
+    @usableFromInline
+    func isEqual(to other: MultitonKeyBox) -> Bool {
+        fatalError("MultitonKeyBox is abstract")
+    }
 
     @usableFromInline
-    init(_ value: AnyHashable) {
+    func hash(into hasher: inout Hasher) {
+        fatalError("MultitonKeyBox is abstract")
+    }
+}
+
+/// A ``MultitonKeyBox`` of a `Hashable` type, compared with that type's `==`.
+@usableFromInline
+final class TypedKeyBox<Value: Hashable>: MultitonKeyBox {
+    @usableFromInline let value: Value
+
+    @usableFromInline
+    init(_ value: Value) {
         self.value = value
+    }
+
+    @usableFromInline
+    override func isEqual(to other: MultitonKeyBox) -> Bool {
+        guard let other = other as? TypedKeyBox<Value> else { return false }
+        return value == other.value
+    }
+
+    @usableFromInline
+    override func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
     }
 }

@@ -19,6 +19,11 @@ final class Shared: Sendable {}
 struct Screen {
     @Inject var service: Shared
 }
+/// A struct argument of a `.multiton` registration.
+struct Coordinates: Hashable {
+    let x: Int
+    let y: Int
+}
 
 /// The memory report's baseline: what a dictionary keyed by service type and name holds per registration.
 struct DictionaryKey: Hashable {
@@ -245,6 +250,20 @@ case "resolve-all":
     }
     expect(c.resolveAll((any Service).self).count == 10, "ten services")
     repeatCount { sink(c.resolveAll((any Service).self)) }
+case "multiton-hit-struct":
+    // A `.multiton` hit whose one argument is a struct: its key is an `AnyHashable`.
+    let c = Container()
+    c.register((any Service).self) { (_: any Resolver, _: Coordinates) in Plain() }.inObjectScope(.multiton)
+    let first = c.resolve((any Service).self, argument: Coordinates(x: 1, y: 2))
+    expect(first != nil && first === c.resolve((any Service).self, argument: Coordinates(x: 1, y: 2)), "the instance kept")
+    repeatCount { sink(c.resolve((any Service).self, argument: Coordinates(x: 1, y: 2))) }
+case "multiton-hit-two-arguments":
+    // A `.multiton` hit with two `Int` arguments: its key is the array of their `AnyHashable`s.
+    let c = Container()
+    c.register((any Service).self) { (_: any Resolver, _: Int, _: Int) in Plain() }.inObjectScope(.multiton)
+    let first = c.resolve((any Service).self, arguments: 1, 2)
+    expect(first != nil && first === c.resolve((any Service).self, arguments: 1, 2), "the instance kept")
+    repeatCount { sink(c.resolve((any Service).self, arguments: 1, 2)) }
 case "multiton-hit":
     let c = Container()
     c.register((any Service).self) { (_: any Resolver, _: Int) in Plain() }.inObjectScope(.multiton)
