@@ -39,6 +39,10 @@ final class ResolutionState {
         /// Not the scope when it completes: a scope changed meanwhile does not cancel that. A scope change
         /// alone (`inObjectScope`) drops instances without disposing of them, held or in flight.
         @usableFromInline var disposesIfDropped = false
+        /// The instance of a dropped creation is in its scope for the `initCompleted` actions (it took the
+        /// scope's place, left empty by the drop): a call that disposes of instances and drops the
+        /// entry's again takes it, and ends it; the creation then leaves it alone.
+        @usableFromInline var holdsDroppedInstance = false
 
         @usableFromInline
         init(entry: any AnyServiceEntry, key: ServiceKey, arguments: UnsafeRawPointer, isUnique: Bool) {
@@ -274,7 +278,20 @@ final class ResolutionState {
                 // keeps nothing.
                 frames[index].disposesIfDropped =
                     frames[index].disposesIfDropped || entry.disposesOfInstances
+            } else if frames[index].holdsDroppedInstance {
+                // The dropping call took the instance this creation stored for its actions, and ends it.
+                frames[index].holdsDroppedInstance = false
+                frames[index].disposesIfDropped = false
             }
+        }
+    }
+
+    /// Notes that a scope change dropped the instances of `entry` without disposing of them: an instance a
+    /// dropped creation stored for its actions is gone, and is still that creation's to end. Called under
+    /// the lock by `inObjectScope`.
+    func noteScopeChanged(_ entry: any AnyServiceEntry) {
+        for index in frames.indices where frames[index].entry === entry {
+            frames[index].holdsDroppedInstance = false
         }
     }
 

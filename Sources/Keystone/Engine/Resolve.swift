@@ -211,8 +211,11 @@ extension ResolutionState {
         if frames[index].reentered, let existing = existingInstance(of: entry) {
             return existing
         }
-        if !frames[index].dropped || isEmpty(entry) {
+        if !frames[index].dropped {
             store(made, in: entry, tainted: frames[index].tainted)
+        } else if isEmpty(entry) {
+            store(made, in: entry, tainted: frames[index].tainted)
+            frames[index].holdsDroppedInstance = !isEmpty(entry)
         }
         return nil
     }

@@ -193,7 +193,7 @@ extension ResolutionState {
         case .multiton:
             let identity = multitonKeys[multitonKeys.count - 1]
             if let kept = entry.instance(forArguments: identity), isSame(kept, made) {
-                entry.cache?.byArguments[identity] = nil
+                entry.cache?.dropInstance(forArguments: identity)
             }
         case .weak:
             if let kept = entry.weakObject as? Service, isSame(kept, made) {
@@ -256,7 +256,7 @@ extension ResolutionState {
         }
         if entry.kind == .multiton {
             // Only the instance of these arguments: the others completed.
-            entry.cache?.byArguments[multitonKeys[multitonKeys.count - 1]] = nil
+            entry.cache?.dropInstance(forArguments: multitonKeys[multitonKeys.count - 1])
             return
         }
         entry.discardInstance()
@@ -358,7 +358,7 @@ extension ServiceEntry {
             cache.generation &+= 1
             cache.dropInstance()
             if kind == .multiton, !cache.byArguments.isEmpty {
-                cache.byArguments = [:]
+                cache.dropInstancesByArguments()
             }
         }
         weakObject = nil
@@ -457,7 +457,9 @@ extension ServiceEntry {
     static func completeGraph(of entry: any AnyServiceEntry, remembering record: GraphRecord?) {
         let entry = entry as! ServiceEntry<Service>
         if record == nil, entry.kind != .custom {
-            entry.cache?.graphInstance = nil
+            if let cache = entry.cache {
+                replace(&cache.graphInstance, with: nil)
+            }
         } else {
             entry.completeGraph(remembering: record)
         }

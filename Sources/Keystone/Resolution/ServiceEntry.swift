@@ -150,7 +150,7 @@ public final class ServiceEntry<Service> {
         get { cache?.instance }
         set {
             if let cache {
-                cache.instance = newValue
+                replace(&cache.instance, with: newValue)
             } else if case .some = newValue {
                 cache = InstanceCache(instance: newValue)
             }
@@ -163,7 +163,7 @@ public final class ServiceEntry<Service> {
         get { cache?.graphInstance }
         set {
             if let cache {
-                cache.graphInstance = newValue
+                replace(&cache.graphInstance, with: newValue)
             } else if case .some = newValue {
                 cache = InstanceCache(graphInstance: newValue)
             }
@@ -208,6 +208,7 @@ public final class ServiceEntry<Service> {
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         configure {
             discardInstance()
+            owner?.hierarchy.state.noteScopeChanged(self)
             self.objectScope = objectScope
             (kind, sharesValues) = ScopeKind.of(objectScope)
             storage = nil
@@ -337,8 +338,31 @@ final class InstanceCache<Held: ExpressibleByNilLiteral> {
     /// Drops the `.container` instance. A method of the cache, so that, compiled generically, it takes
     /// `Held` from the cache's class: an entry writing `nil` itself looks up `Optional<Service>`.
     func dropInstance() {
-        instance = nil
+        replace(&instance, with: nil)
     }
+
+    /// Drops the `.multiton` instances.
+    func dropInstancesByArguments() {
+        var dropped: [MultitonKey: (instance: Held, completion: UInt64)] = [:]
+        swap(&dropped, &byArguments)
+    }
+
+    /// Drops the `.multiton` instance kept for `identity`, if any.
+    @usableFromInline
+    func dropInstance(forArguments identity: MultitonKey) {
+        let dropped = byArguments.removeValue(forKey: identity)
+        withExtendedLifetime(dropped) {}
+    }
+}
+
+/// Puts `value` in `slot`, and only then lets the value it replaces go. Releasing an instance may run its
+/// deinitializer, which may come back to the container (resolve, dispose): it must find the new value in
+/// place. An assignment of a generic value destroys the old value first, while the slot still holds it (a
+/// `dispose()` from that deinitializer took the dying instance and released it a second time).
+@inlinable
+func replace<Value>(_ slot: inout Value, with value: Value) {
+    var replaced = value
+    swap(&slot, &replaced)
 }
 
 /// The fields of a ``ServiceEntry`` that only some registrations use (a custom scope's storage, a

@@ -241,6 +241,37 @@ final class SingleFlight: Sendable {
         }
     }
 
+    /// Waits for the outcome however long it takes, whether or not the waiting task is cancelled: what a
+    /// disposal that took this creation waits for, to end its instance (a cancelled `disposeAsync()` still
+    /// runs every handler of what it took, and returns once the creation has ended).
+    nonisolated(nonsending) func outcome() async -> Result<Handoff<Any>, DIError> {
+        let waiter = state.withLock { state in
+            state.lastWaiter += 1
+            return state.lastWaiter
+        }
+        do {
+            return .success(
+                try await withCheckedThrowingContinuation { continuation in
+                    let ready = state.withLock { state -> Result<Handoff<Any>, any Error>? in
+                        if let outcome = state.outcome {
+                            return outcome.mapError { $0 }
+                        }
+                        state.waiters[waiter] = continuation
+                        return nil
+                    }
+                    if let ready {
+                        continuation.resume(with: ready)
+                    }
+                }
+            )
+        } catch let error as DIError {
+            return .failure(error)
+        } catch {
+            // `finish` resumes the waiters with a `DIError` only; nothing cancels this wait.
+            preconditionFailure("a creation in flight ended with \(error)")
+        }
+    }
+
     /// How many tasks wait for the outcome now.
     var waiterCount: Int {
         state.withLock { $0.waiters.count }
@@ -301,8 +332,8 @@ extension Disposal {
     /// The disposal of the instance a creation in flight will make, taken by `dispose()` or
     /// `disposeAsync()` while the creation runs: that creation will not keep its instance, and runs its
     /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run`` has nothing to do.
-    /// ``runAll`` waits for the creation, so that `disposeAsync()` returns only once it has ended, and then
-    /// runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
+    /// ``runAll`` waits for the creation, cancelled or not, so that `disposeAsync()` returns only once it
+    /// has ended, and then runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
     /// after everything the container holds now. Making it is what takes the flight for disposal
     /// (``SingleFlight/isTakenForDisposal``).
     init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
@@ -311,7 +342,9 @@ extension Disposal {
         completion = .max
         run = { [] }
         runAll = {
-            guard let made = try? await flight.wait().value as? Service else { return [] }
+            guard case .success(let outcome) = await flight.outcome(), let made = outcome.value as? Service else {
+                return []
+            }
             var failures: [DIError] = []
             for case .async(let handler) in handlers {
                 do {
