@@ -14,8 +14,9 @@
 // `.container` and `.multiton` instances are numbered when they complete (`numberCompletion`), and
 // `dispose()` follows the numbers backwards. A creation whose scope was dropped while it ran keeps
 // nothing; if a call that disposes of instances dropped it from `.container` or `.multiton` (for an async
-// creation: took its flight), it is disposed of when it completes. A scope change alone (`inObjectScope`)
-// drops instances, held or in flight, without disposing of them.
+// creation: took its flight), it is disposed of when it completes, unless a disposing call takes it from
+// the scope where it waits for its `initCompleted` actions (`Frame.holdsDroppedInstance`): that call ends
+// it. A scope change alone (`inObjectScope`) drops instances, held or in flight, without disposing of them.
 //
 // A new built-in scope is a case of `ScopeKind` and a line in each `switch` of this file; a custom scope
 // is an `InstanceStorage`.
