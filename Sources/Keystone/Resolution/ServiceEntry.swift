@@ -208,7 +208,10 @@ public final class ServiceEntry<Service> {
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         configure {
             discardInstance()
-            owner?.hierarchy.state.noteScopeChanged(self)
+            // Only inside a resolve (a factory or an action changing a scope) are frames on the stack.
+            if let state = owner?.hierarchy.state, !state.frames.isEmpty {
+                state.noteScopeChanged(self)
+            }
             self.objectScope = objectScope
             (kind, sharesValues) = ScopeKind.of(objectScope)
             storage = nil
