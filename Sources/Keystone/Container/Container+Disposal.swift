@@ -42,6 +42,9 @@ extension Container {
     /// Ends every instance this container holds, as ``dispose()`` does, and also runs the handlers added
     /// with `onDisposeAsync`, each in its place.
     ///
+    /// An async `.container` or `.multiton` instance still being created when it is called is ended too:
+    /// it waits for the creation to finish, whether or not its task is cancelled, and returns after.
+    ///
     /// ```swift
     /// try await requestScope.disposeAsync()
     /// ```
