@@ -1030,7 +1030,7 @@ private final class DroppedCreation {
 
     static func runAll(
         _ drops: [KeyAndSlotDropping],
-        actions: [KeyAndSlotDropping] = KeyAndSlotDropping.allCases.filter { $0 != .changeScope },
+        actions: [KeyAndSlotDropping] = KeyAndSlotDropping.allCases,
         scopes: [ObjectScope] = [.container, .multiton]
     ) {
         for scope in scopes {
@@ -1069,47 +1069,43 @@ struct KeyAndSlotDroppedCreationTests {
         #expect(violations(result).isEmpty, "\(violations(result))")
     }
 
-    /// An `initCompleted` action of a `.container` creation moves its registration to `.multiton`. When the
-    /// actions are done the creation numbers its completion by the entry's scope now, `.multiton`, and reads
-    /// the arguments of the `.multiton` creation in flight (`multitonKeys`), of which there is none: the
-    /// process stops on "Index out of range" (`numberMultitonCompletion`, Scopes.swift).
+    /// An `initCompleted` action of a `.container` creation moves its registration to `.multiton`. The
+    /// creation used to number its completion by the entry's scope now, `.multiton`, reading the arguments
+    /// of a `.multiton` creation in flight (`multitonKeys`), of which there was none: the process stopped on
+    /// "Index out of range" (`numberMultitonCompletion`). A scope change now leaves the creation keeping
+    /// nothing (`Frame.keepsNothing`).
     @Test("A .container creation whose initCompleted action moves its registration to .multiton")
     func actionMovesContainerToMultiton() async {
-        await withKnownIssue("numberMultitonCompletion reads an empty multitonKeys: Index out of range") {
-            await #expect(processExitsWith: .success) {
-                let container = Container()
-                nonisolated(unsafe) var entry: ServiceEntry<Keyed>?
-                entry = container.register(Keyed.self) { (_, _: Int) in Keyed(id: 1) }
-                    .inObjectScope(.container)
-                    .initCompleted { _, _ in entry?.inObjectScope(.multiton) }
-                _ = container.resolve(Keyed.self, argument: 1)
-            }
+        await #expect(processExitsWith: .success) {
+            let container = Container()
+            nonisolated(unsafe) var entry: ServiceEntry<Keyed>?
+            entry = container.register(Keyed.self) { (_, _: Int) in Keyed(id: 1) }
+                .inObjectScope(.container)
+                .initCompleted { _, _ in entry?.inObjectScope(.multiton) }
+            _ = container.resolve(Keyed.self, argument: 1)
         }
     }
 
-    /// The factory of a `.container` creation moves its registration to `.multiton`: the creation is not
-    /// marked dropped (a scope change does not call `noteDropped`), so it stores its instance by the
-    /// entry's scope now, under the arguments of a `.multiton` creation in flight, of which there is none:
-    /// "Index out of range" in `storeByArguments`.
+    /// The factory of a `.container` creation moves its registration to `.multiton`: the creation was not
+    /// marked dropped, and stored its instance by the entry's scope now, under the arguments of a
+    /// `.multiton` creation in flight, of which there was none: "Index out of range" in `storeByArguments`.
     @Test("A .container creation whose factory moves its registration to .multiton")
     func factoryMovesContainerToMultiton() async {
-        await withKnownIssue("storeByArguments reads an empty multitonKeys: Index out of range") {
-            await #expect(processExitsWith: .success) {
-                let container = Container()
-                nonisolated(unsafe) var entry: ServiceEntry<Keyed>?
-                entry = container.register(Keyed.self) { (_, _: Int) in
-                    entry?.inObjectScope(.multiton)
-                    return Keyed(id: 1)
-                }
-                .inObjectScope(.container)
-                _ = container.resolve(Keyed.self, argument: 1)
+        await #expect(processExitsWith: .success) {
+            let container = Container()
+            nonisolated(unsafe) var entry: ServiceEntry<Keyed>?
+            entry = container.register(Keyed.self) { (_, _: Int) in
+                entry?.inObjectScope(.multiton)
+                return Keyed(id: 1)
             }
+            .inObjectScope(.container)
+            _ = container.resolve(Keyed.self, argument: 1)
         }
     }
 
     /// The scope rules: a scope change drops instances "held or in flight". A synchronous `.multiton`
-    /// creation whose factory moves its registration to `.container` is not marked dropped, and its instance
-    /// becomes the `.container` instance.
+    /// creation whose factory moves its registration to `.container` was not marked dropped, and its
+    /// instance became the `.container` instance.
     @Test("A .multiton creation whose factory moves its registration to .container keeps nothing")
     func factoryMovesMultitonToContainer() throws {
         let container = Container()
@@ -1126,9 +1122,7 @@ struct KeyAndSlotDroppedCreationTests {
         let first = try container.resolveThrows(Keyed.self, argument: 1)
         #expect(first.id == 1)
         let second = try container.resolveThrows(Keyed.self, argument: 2)
-        withKnownIssue("the creation whose scope changed while its factory ran is kept by the new scope") {
-            #expect(second !== first, "a creation dropped by a scope change keeps nothing")
-        }
+        #expect(second !== first, "a creation dropped by a scope change keeps nothing")
         #expect(try container.resolveThrows(Keyed.self, argument: 3) === second)
     }
 }
@@ -1235,9 +1229,7 @@ struct KeyAndSlotAsyncDropTests {
         [KeyAndSlotDropping.dispose, .reset, .registerAgain, .removeAll, .changeScope, .changeScopeToTransient]
     )
     func droppedInFlight(scope: ObjectScope, drop: KeyAndSlotDropping) async throws {
-        // Moving a `.container` creation to `.multiton` from its action stops the process: see
-        // `droppedContainerCreationMovedToMultiton`.
-        for action in KeyAndSlotDropping.allCases where action != .changeScope || scope === ObjectScope.multiton {
+        for action in KeyAndSlotDropping.allCases {
             let scenario = AsyncDropScenario(scope: scope, action: action)
             let view = scenario.container.synchronize()
             let creator = Task { try await view.resolveAsync(Keyed.self, argument: 1) }
@@ -1268,20 +1260,18 @@ struct KeyAndSlotAsyncDropTests {
 
     /// An async `.container` creation dropped in flight by dispose() stores its instance for its actions; an
     /// action moves the registration to `.multiton`. The creation then takes its instance back by the
-    /// entry's scope now, reading the arguments of a `.multiton` creation in flight, of which there is none:
-    /// "Index out of range" in `takeBack` (Scopes.swift). The synchronous path stops the same way.
+    /// entry's scope now, reading the arguments of a `.multiton` creation in flight, of which there was none:
+    /// "Index out of range" in `takeBack` (Scopes.swift). The synchronous path stopped the same way.
     @Test("A dropped .container creation whose initCompleted action moves its registration to .multiton")
     func droppedContainerCreationMovedToMultiton() async {
-        await withKnownIssue("takeBack reads an empty multitonKeys: Index out of range") {
-            await #expect(processExitsWith: .success) {
-                let scenario = AsyncDropScenario(scope: .container, action: .changeScope)
-                let view = scenario.container.synchronize()
-                let creator = Task { try await view.resolveAsync(Keyed.self, argument: 1) }
-                await scenario.entered.wait()
-                try? scenario.container.dispose()
-                scenario.release.open()
-                _ = await creator.result
-            }
+        await #expect(processExitsWith: .success) {
+            let scenario = AsyncDropScenario(scope: .container, action: .changeScope)
+            let view = scenario.container.synchronize()
+            let creator = Task { try await view.resolveAsync(Keyed.self, argument: 1) }
+            await scenario.entered.wait()
+            try? scenario.container.dispose()
+            scenario.release.open()
+            _ = await creator.result
         }
     }
 

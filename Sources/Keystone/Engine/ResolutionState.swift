@@ -43,6 +43,10 @@ final class ResolutionState {
         /// scope's place, left empty by the drop): a call that disposes of instances and drops the
         /// entry's again takes it, and ends it; the creation then leaves it alone.
         @usableFromInline var holdsDroppedInstance = false
+        /// The registration's scope changed while this frame was on the stack (`inObjectScope`): the scope
+        /// its instance was made for is gone, and the instance is kept nowhere (``Frame/dropped`` is set
+        /// too). Not a disposing drop: ``disposesIfDropped`` stays as an earlier drop left it.
+        @usableFromInline var keepsNothing = false
 
         @usableFromInline
         init(entry: any AnyServiceEntry, key: ServiceKey, arguments: UnsafeRawPointer, isUnique: Bool) {
@@ -286,11 +290,14 @@ final class ResolutionState {
         }
     }
 
-    /// Notes that a scope change dropped the instances of `entry` without disposing of them: an instance a
-    /// dropped creation stored for its actions is gone, and is still that creation's to end. Called under
-    /// the lock by `inObjectScope`.
+    /// Notes that a scope change dropped the instances of `entry` without disposing of them, held or being
+    /// created: the creations on the stack keep nothing, in the old scope or the new one (an instance a
+    /// dropped creation stored for its actions is gone, and is still that creation's to end if a disposing
+    /// call dropped it first). Called under the lock by `inObjectScope`.
     func noteScopeChanged(_ entry: any AnyServiceEntry) {
-        for index in frames.indices where frames[index].entry === entry {
+        for index in frames.indices where frames[index].entry === entry && !frames[index].isUnique {
+            frames[index].dropped = true
+            frames[index].keepsNothing = true
             frames[index].holdsDroppedInstance = false
         }
     }

@@ -208,6 +208,10 @@ extension ResolutionState {
         in entry: ServiceEntry<Service>,
         frame index: Int
     ) -> Service? {
+        if frames[index].keepsNothing {
+            // Its scope changed while the factory ran: it is stored in neither.
+            return nil
+        }
         if frames[index].reentered, let existing = existingInstance(of: entry) {
             return existing
         }
@@ -321,7 +325,8 @@ extension ResolutionState {
                 thrown = error
             }
         }
-        if keep, thrown != nil || frames[index].tainted {
+        // A scope changed meanwhile holds nothing of this creation's to discard.
+        if keep, thrown != nil || frames[index].tainted, !frames[index].keepsNothing {
             discardIncomplete(entry)
         }
         return thrown

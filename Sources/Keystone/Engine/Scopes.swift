@@ -16,7 +16,8 @@
 // nothing; if a call that disposes of instances dropped it from `.container` or `.multiton` (for an async
 // creation: took its flight), it is disposed of when it completes, unless a disposing call takes it from
 // the scope where it waits for its `initCompleted` actions (`Frame.holdsDroppedInstance`): that call ends
-// it. A scope change alone (`inObjectScope`) drops instances, held or in flight, without disposing of them.
+// it. A scope change alone (`inObjectScope`) drops instances, held or in flight, without disposing of them;
+// a creation on the stack when its scope changes keeps its instance in neither scope (`Frame.keepsNothing`).
 //
 // A new built-in scope is a case of `ScopeKind` and a line in each `switch` of this file; a custom scope
 // is an `InstanceStorage`.
@@ -183,7 +184,8 @@ extension ResolutionState {
 
     /// Takes back from the scope of `entry` the instance `made`, kept only so that its `initCompleted`
     /// actions could find it: the scope was dropped while its factory ran. Whatever the scope holds
-    /// instead is left alone.
+    /// instead is left alone. After a scope change (``ResolutionState/Frame/keepsNothing``) the instance
+    /// is in neither scope, and the new one may be `.multiton` with no arguments in flight for it.
     @usableFromInline
     func takeBack<Service>(_ made: Service, of entry: ServiceEntry<Service>) {
         switch entry.kind {
@@ -192,7 +194,7 @@ extension ResolutionState {
                 entry.instance = nil
             }
         case .multiton:
-            let identity = multitonKeys[multitonKeys.count - 1]
+            guard let identity = multitonKeys.last else { return }
             if let kept = entry.instance(forArguments: identity), isSame(kept, made) {
                 entry.cache?.dropInstance(forArguments: identity)
             }
