@@ -333,9 +333,9 @@ extension Disposal {
     /// `disposeAsync()` while the creation runs: that creation will not keep its instance, and runs its
     /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run`` has nothing to do.
     /// ``runAll`` waits for the creation, cancelled or not, so that `disposeAsync()` returns only once it
-    /// has ended, and then runs the asynchronous handlers on its instance. Numbered as the newest completion: it completes
-    /// after everything the container holds now. Making it is what takes the flight for disposal
-    /// (``SingleFlight/isTakenForDisposal``).
+    /// has ended, and then runs the asynchronous handlers on its instance. Numbered as the newest
+    /// completion: it completes after everything the container holds now. Making it is what takes the
+    /// flight for disposal (``SingleFlight/isTakenForDisposal``).
     init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
         flight.takeForDisposal()
         self.key = key
