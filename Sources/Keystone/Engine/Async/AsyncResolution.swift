@@ -125,6 +125,7 @@ final class AsyncResolution: Sendable {
     /// The resolution one level deeper, creating `entry`, in this task; `creating` is the creation in
     /// flight that starts with it, with `call`, if it does. With `profiler`, the creation's record opens
     /// now (``CreationProfiler/open(_:scope:parent:synchronous:)``); whoever ends the creation closes it.
+    /// The caller holds the hierarchy's lock: the entry's scope and owner may change under it.
     func entering<Service, Arguments>(
         _ entry: ServiceEntry<Service>,
         as key: ServiceKey,

@@ -514,14 +514,17 @@ extension ServiceEntry {
             as: key,
             arguments: arguments,
             in: container,
-            context: context.entering(
-                self,
-                as: key,
-                arguments: arguments,
-                creating: nil,
-                call: nil,
-                profiler: container.profiler
-            ),
+            // Under the lock: the step reads the entry's scope, which `inObjectScope` changes under it.
+            context: container.hierarchy.withLock {
+                context.entering(
+                    self,
+                    as: key,
+                    arguments: arguments,
+                    creating: nil,
+                    call: nil,
+                    profiler: container.profiler
+                )
+            },
             generation: generation,
             flight: nil
         )

@@ -67,14 +67,17 @@ extension Container {
         from context: AsyncResolution
     ) async -> Result<Handoff<Any>, DIError> {
         let call = AsyncCall()
-        let creation = context.entering(
-            entry,
-            as: key,
-            arguments: arguments,
-            creating: flight,
-            call: call,
-            profiler: profiler
-        )
+        // Under the lock: the step reads the entry's scope, which `inObjectScope` changes under it.
+        let creation = hierarchy.withLock {
+            context.entering(
+                entry,
+                as: key,
+                arguments: arguments,
+                creating: flight,
+                call: call,
+                profiler: profiler
+            )
+        }
         var outcome: Result<Handoff<Any>, DIError>
         do throws(DIError) {
             let made = try await entry.create(
