@@ -1129,25 +1129,6 @@ struct KeyAndSlotDroppedCreationTests {
 
 // MARK: - Async creations dropped while in flight, and cancelled disposeAsync() calls
 
-/// A lock-guarded flag set from one task and read from another.
-private final class Flag: @unchecked Sendable {
-    // @unchecked: `value` is used only under `lock`.
-    private let lock = NSLock()
-    private var value = false
-
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// Waits, yielding, until `condition` holds or about two seconds have passed; returns whether it held.
 private func eventually(_ condition: () -> Bool) async -> Bool {
     for _ in 0..<2_000 {
@@ -1277,9 +1258,9 @@ struct KeyAndSlotAsyncDropTests {
 
     /// Starts `disposeAsync()` in a task cancelled before it runs, and returns it with a flag set when it
     /// returns.
-    private static func cancelledDisposal(of container: Container) -> (Task<Void, any Error>, Flag) {
+    private static func cancelledDisposal(of container: Container) -> (Task<Void, any Error>, FinishFlag) {
         nonisolated(unsafe) let disposable = container
-        let returned = Flag()
+        let returned = FinishFlag()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             defer { returned.set() }

@@ -56,8 +56,8 @@ extension Trait where Self == HangLimit {
     static func hangLimit(seconds: Int) -> Self { HangLimit(seconds: seconds) }
 }
 
-/// A flag set once, read from another thread.
-private final class FinishFlag: @unchecked Sendable {
+/// A flag set once, read from another thread (or task).
+final class FinishFlag: @unchecked Sendable {
     // @unchecked: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = false
