@@ -29,8 +29,11 @@ final class ResolutionState {
         @usableFromInline var reentered = false
         /// A cycle was found while this frame was in flight: its instance must not be kept.
         @usableFromInline var tainted = false
-        /// The entry's instances were dropped (reset, re-registration, removal, disposal) while its factory
-        /// ran: the instance it returns is not kept, and is disposed once it completes.
+        /// The entry's instances were dropped (reset, re-registration, removal, disposal, a scope change)
+        /// while this frame was on the stack. Before its factory returned: the instance is not kept (unless
+        /// for its actions, ``holdsDroppedInstance``), and is disposed once it completes
+        /// (``disposesIfDropped``). After: the dropping call took the instance, and ends it. Either way the
+        /// creation leaves alone whatever its scope holds besides an instance it still holds there.
         @usableFromInline var dropped = false
         /// A dropped creation's instance gets its synchronous disposal handlers when it completes: a call
         /// that disposes of instances (`dispose()`, a reset, a re-registration or removal) dropped it
@@ -275,15 +278,17 @@ final class ResolutionState {
     /// (``Frame/dropped``). An instance already stored (its factory returned) is the dropping call's to
     /// dispose of. Called under the lock by whatever drops an entry's instances.
     func noteDropped(_ entry: any AnyServiceEntry) {
-        for index in frames.indices where frames[index].entry === entry {
-            if !frames[index].produced, !frames[index].isUnique {
+        for index in frames.indices where frames[index].entry === entry && !frames[index].isUnique {
+            if !frames[index].produced {
                 frames[index].dropped = true
                 // A drop from `.container` or `.multiton` is not undone by a later one from a scope that
                 // keeps nothing.
                 frames[index].disposesIfDropped =
                     frames[index].disposesIfDropped || entry.disposesOfInstances
-            } else if frames[index].holdsDroppedInstance {
-                // The dropping call took the instance this creation stored for its actions, and ends it.
+            } else if !frames[index].dropped || frames[index].holdsDroppedInstance {
+                // The dropping call took the instance this creation stored (for its actions), and ends it:
+                // the creation no longer has anything in the scope, where a newer creation may come.
+                frames[index].dropped = true
                 frames[index].holdsDroppedInstance = false
                 frames[index].disposesIfDropped = false
             }

@@ -186,13 +186,13 @@ extension ResolutionState {
             throw abandon(failure, key: key)
         }
         entry.activeFrames &-= 1
-        let dropped = frames[index].dropped
-        let disposes = frames[index].disposesIfDropped
-        pop()
-        if dropped {
-            endDropped(made, of: entry, kept: keep, disposing: disposes)
-        } else if keep {
-            numberCompletion(of: entry)
+        if frames[index].dropped {
+            endDropped(made, of: entry, frame: index)
+        } else {
+            pop()
+            if keep {
+                numberCompletion(of: entry)
+            }
         }
         return made
     }
@@ -227,7 +227,8 @@ extension ResolutionState {
     /// Completes an instance of `entry` that an async factory made, outside any frame: pushes its frame
     /// and ends the creation as a synchronous one ends (``complete(_:of:as:resolver:keep:frame:)``),
     /// keeping the instance by its arguments for `.multiton`. `dropped`: the scope was dropped while the
-    /// factory ran; `tainted`: a cycle was found in the resolution it ran in. Either way it is not kept.
+    /// factory ran; `scopeChanged`: the registration has another scope since (``Frame/keepsNothing``);
+    /// `tainted`: a cycle was found in the resolution it ran in. Either way it is not kept.
     func adopt<Service, Arguments>(
         _ made: Service,
         of entry: ServiceEntry<Service>,
@@ -235,14 +236,16 @@ extension ResolutionState {
         arguments: Arguments,
         resolver: any Resolver,
         dropped: Bool,
+        scopeChanged: Bool,
         disposesIfDropped: Bool,
         tainted: Bool
     ) throws(DIError) -> Service {
-        let identity = entry.kind == .multiton ? try MultitonKey.of(arguments, key: key) : nil
+        let identity = entry.kind == .multiton && !scopeChanged ? try MultitonKey.of(arguments, key: key) : nil
         return try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Service in
             try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
                 let index = try push(entry, as: key, arguments: UnsafeRawPointer(arguments), isUnique: false)
-                frames[index].dropped = dropped
+                frames[index].dropped = dropped || scopeChanged
+                frames[index].keepsNothing = scopeChanged
                 frames[index].disposesIfDropped = disposesIfDropped
                 frames[index].tainted = tainted
                 entry.activeFrames &+= 1
@@ -325,9 +328,11 @@ extension ResolutionState {
                 thrown = error
             }
         }
-        // A scope changed meanwhile holds nothing of this creation's to discard.
-        if keep, thrown != nil || frames[index].tainted, !frames[index].keepsNothing {
+        // A dropped creation discards only the instance it still holds in its scope: after a drop, the scope
+        // may hold a newer creation's, or be another scope altogether.
+        if keep, thrown != nil || frames[index].tainted, !frames[index].dropped || frames[index].holdsDroppedInstance {
             discardIncomplete(entry)
+            frames[index].holdsDroppedInstance = false
         }
         return thrown
     }

@@ -16,8 +16,12 @@
 // nothing; if a call that disposes of instances dropped it from `.container` or `.multiton` (for an async
 // creation: took its flight), it is disposed of when it completes, unless a disposing call takes it from
 // the scope where it waits for its `initCompleted` actions (`Frame.holdsDroppedInstance`): that call ends
-// it. A scope change alone (`inObjectScope`) drops instances, held or in flight, without disposing of them;
-// a creation on the stack when its scope changes keeps its instance in neither scope (`Frame.keepsNothing`).
+// it. A drop once the factory has returned takes the instance it stored, and the dropping call ends it. A
+// dropped creation takes back or discards (its action failed) only an instance it still holds there: the
+// scope may hold a newer creation's. A scope change alone (`inObjectScope`) drops instances, held or in
+// flight, without disposing of them; a creation on the stack when its scope changes, or an async one
+// whose registration has another scope when it ends, keeps its instance in neither scope
+// (`Frame.keepsNothing`).
 //
 // A new built-in scope is a case of `ScopeKind` and a line in each `switch` of this file; a custom scope
 // is an `InstanceStorage`.
@@ -183,9 +187,9 @@ extension ResolutionState {
     }
 
     /// Takes back from the scope of `entry` the instance `made`, kept only so that its `initCompleted`
-    /// actions could find it: the scope was dropped while its factory ran. Whatever the scope holds
-    /// instead is left alone. After a scope change (``ResolutionState/Frame/keepsNothing``) the instance
-    /// is in neither scope, and the new one may be `.multiton` with no arguments in flight for it.
+    /// actions could find it: the scope was dropped while its factory ran. Called only while the creation
+    /// still holds it there (``ResolutionState/Frame/holdsDroppedInstance``); whatever else the scope holds
+    /// is left alone all the same.
     @usableFromInline
     func takeBack<Service>(_ made: Service, of entry: ServiceEntry<Service>) {
         switch entry.kind {
@@ -276,11 +280,16 @@ extension ResolutionState {
         Disposal.runDropped(kept.flatMap { $0.entry.takeKept(forArguments: $0.arguments) })
     }
 
-    /// Ends an instance whose scope was dropped while its factory ran: takes it back from its scope if
-    /// it was `kept` there for its `initCompleted` actions, and, `disposing` (a call that disposes of
-    /// instances left it to the creation: ``ResolutionState/Frame/disposesIfDropped``), disposes of it.
+    /// Ends the creation of the frame at `index`, on top, whose scope was dropped while it was on the stack
+    /// (``ResolutionState/Frame/dropped``): pops the frame; takes `instance` back from its scope if it still
+    /// waits there, stored for its `initCompleted` actions (``ResolutionState/Frame/holdsDroppedInstance``);
+    /// and, if a call that disposes of instances left it to the creation
+    /// (``ResolutionState/Frame/disposesIfDropped``), disposes of it.
     @usableFromInline
-    func endDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>, kept: Bool, disposing: Bool) {
+    func endDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>, frame index: Int) {
+        let kept = frames[index].holdsDroppedInstance
+        let disposing = frames[index].disposesIfDropped
+        pop()
         if kept {
             takeBack(instance, of: entry)
         }
