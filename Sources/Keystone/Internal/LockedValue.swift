@@ -6,7 +6,10 @@ final class LockedValue<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `withLock`, under `lock`.
 
     private let lock = NSLock()
-    private var value: Value
+    // Exclusivity unchecked: `value` is reached only inside `withLock`, under a lock that is not recursive,
+    // so two accesses cannot overlap (a nested `withLock` would deadlock first). Measured by removing it:
+    // the gate's `failed` row (the log handler read) 763 instructions against 845, −10%.
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) {
         self.value = value
