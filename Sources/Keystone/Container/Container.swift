@@ -442,7 +442,9 @@ public final class Container {
         withHierarchyLock {
             var container: Container? = self
             while let current = container {
-                if current.table.keys(of: serviceType).contains(where: { $0.name == name }) {
+                var found = false
+                current.table.forEachKey(of: serviceType) { found = found || $0.name == name }
+                if found {
                     return true
                 }
                 container = current.parent

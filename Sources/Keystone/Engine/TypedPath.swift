@@ -135,16 +135,20 @@ extension Container {
     /// The error for a missing `key`, with the path that needed it and the near misses.
     func notRegistered(_ key: ServiceKey) -> DIError {
         var candidates: [ServiceKey] = []
-        var container: Container? = self
-        while let current = container {
-            for candidate in current.table.keys(of: key.serviceType) where candidate != key {
-                if !candidates.contains(candidate) {
+        var container = self
+        while true {
+            container.table.forEachKey(of: key.serviceType) { candidate in
+                if candidate != key, !candidates.contains(candidate) {
                     candidates.append(candidate)
                 }
             }
-            container = current.parent
+            guard let parent = container.parent else { break }
+            container = parent
         }
-        let error = DIError.notRegistered(key: key, path: hierarchy.state.path, candidates: candidates)
+        let state = hierarchy.state
+        // A top-level miss (no frame) has an empty path: no mapping of the frames (the `failed` row).
+        let path = state.frames.isEmpty ? state.outer : state.path
+        let error = DIError.notRegistered(key: key, path: path, candidates: candidates)
         hierarchy.state.inspection?.note(error)
         return error
     }
