@@ -61,11 +61,29 @@ enum MultitonKey: Hashable {
         if key.isSingleArgument {
             return try single(arguments, key: key)
         }
-        var elements: [AnyHashable] = []
-        for child in Mirror(reflecting: arguments).children {
-            elements.append(try hashable(child.value, key: key))
+        return .boxed(TypedKeyBox(try elements(of: arguments, key: key)))
+    }
+
+    /// The `AnyHashable`s of several packed arguments, in order, each the dynamic cast of its value to
+    /// `any Hashable`. Up to four, one cast of the whole tuple to a tuple of `any Hashable` takes them:
+    /// `multiton-hit-two-arguments` 8,292 instructions against 24,831 when reflecting on the tuple. That
+    /// cast fails where an element is not `Hashable`; reflection then names it.
+    @usableFromInline
+    static func elements<Arguments>(of arguments: Arguments, key: ServiceKey) throws(DIError) -> [AnyHashable] {
+        switch arguments {
+        case let (first, second) as (any Hashable, any Hashable):
+            return [AnyHashable(first), AnyHashable(second)]
+        case let (first, second, third) as (any Hashable, any Hashable, any Hashable):
+            return [AnyHashable(first), AnyHashable(second), AnyHashable(third)]
+        case let (first, second, third, fourth) as (any Hashable, any Hashable, any Hashable, any Hashable):
+            return [AnyHashable(first), AnyHashable(second), AnyHashable(third), AnyHashable(fourth)]
+        default:
+            var elements: [AnyHashable] = []
+            for child in Mirror(reflecting: arguments).children {
+                elements.append(try hashable(child.value, key: key))
+            }
+            return elements
         }
-        return .boxed(TypedKeyBox(elements))
     }
 
     /// The key of a single argument. Where `Value` is known (the resolve compiled for the registration),
