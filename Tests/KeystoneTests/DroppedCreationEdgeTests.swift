@@ -59,7 +59,7 @@ private final class NewerDuringActions<Service> {
     }
 }
 
-@Suite("A dropped creation takes back only its own instance")
+@Suite("A dropped creation takes back only its own instance", .tags(.engine))
 struct DroppedCreationEdgeTests {
     @Test("A dropped creation whose initCompleted action throws leaves alone the newer instance in its scope")
     func failedActionKeepsTheNewerInstance() throws {
@@ -138,7 +138,7 @@ struct DroppedCreationEdgeTests {
     }
 }
 
-@Suite("An async creation whose scope changes on its way keeps its instance in neither scope")
+@Suite("An async creation whose scope changes on its way keeps its instance in neither scope", .tags(.engine))
 struct AsyncScopeChangeTests {
     @Test(
         "A scope changed while an async factory is suspended: the instance is handed out and kept nowhere",
@@ -199,7 +199,7 @@ struct AsyncScopeChangeTests {
     }
 }
 
-@Suite("DIActor.release ends what it drops")
+@Suite("DIActor.release ends what it drops", .tags(.engine))
 struct ReleaseDisposalTests {
     @Test("DIActor.release runs the disposal handlers of the instance it drops, once")
     func releaseDisposes() async throws {
