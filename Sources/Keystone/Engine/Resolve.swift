@@ -227,8 +227,13 @@ extension ResolutionState {
     /// Completes an instance of `entry` that an async factory made, outside any frame: pushes its frame
     /// and ends the creation as a synchronous one ends (``complete(_:of:as:resolver:keep:frame:)``),
     /// keeping the instance by its arguments for `.multiton`. `dropped`: the scope was dropped while the
-    /// factory ran; `scopeChanged`: the registration has another scope since (``Frame/keepsNothing``);
-    /// `tainted`: a cycle was found in the resolution it ran in. Either way it is not kept.
+    /// factory ran; `tainted`: a cycle was found in the resolution it ran in. Either way it is not kept.
+    /// The scope is the one the registration has now: an async creation is on no frame while its factory
+    /// runs, so a scope change meanwhile (`inObjectScope`) does not mark it as it marks a synchronous one
+    /// (``Frame/keepsNothing``). One started under a scope that keeps nothing is kept by a `.container`
+    /// or `.multiton` scope set since: the scope a registration gets with `inObjectScope` right after it
+    /// was made, while another task was already resolving it. One started under a scope that keeps
+    /// instances is dropped by the change (its generation changed) and keeps nothing.
     func adopt<Service, Arguments>(
         _ made: Service,
         of entry: ServiceEntry<Service>,
@@ -236,16 +241,14 @@ extension ResolutionState {
         arguments: Arguments,
         resolver: any Resolver,
         dropped: Bool,
-        scopeChanged: Bool,
         disposesIfDropped: Bool,
         tainted: Bool
     ) throws(DIError) -> Service {
-        let identity = entry.kind == .multiton && !scopeChanged ? try MultitonKey.of(arguments, key: key) : nil
+        let identity = entry.kind == .multiton ? try MultitonKey.of(arguments, key: key) : nil
         return try withUnsafePointer(to: arguments) { (arguments) throws(DIError) -> Service in
             try keeping(entry, byArguments: identity) { () throws(DIError) -> Service in
                 let index = try push(entry, as: key, arguments: UnsafeRawPointer(arguments), isUnique: false)
-                frames[index].dropped = dropped || scopeChanged
-                frames[index].keepsNothing = scopeChanged
+                frames[index].dropped = dropped
                 frames[index].disposesIfDropped = disposesIfDropped
                 frames[index].tainted = tainted
                 entry.activeFrames &+= 1

@@ -19,9 +19,9 @@
 // it. A drop once the factory has returned takes the instance it stored, and the dropping call ends it. A
 // dropped creation takes back or discards (its action failed) only an instance it still holds there: the
 // scope may hold a newer creation's. A scope change alone (`inObjectScope`) drops instances, held or in
-// flight, without disposing of them; a creation on the stack when its scope changes, or an async one
-// whose registration has another scope when it ends, keeps its instance in neither scope
-// (`Frame.keepsNothing`).
+// flight, without disposing of them; a creation on the stack when its scope changes keeps its instance in
+// neither scope (`Frame.keepsNothing`). An async creation is on no frame while its factory runs: it ends in
+// the scope its registration has then (`adopt`).
 //
 // A new built-in scope is a case of `ScopeKind` and a line in each `switch` of this file; a custom scope
 // is an `InstanceStorage`.

@@ -510,25 +510,22 @@ extension ServiceEntry {
         context: AsyncResolution,
         generation: UInt64?
     ) async throws(DIError) -> Service {
-        // Under the lock: the step reads the entry's scope, which `inObjectScope` changes under it.
-        let (entered, scope) = container.hierarchy.withLock {
-            let entered = context.entering(
-                self,
-                as: key,
-                arguments: arguments,
-                creating: nil,
-                call: nil,
-                profiler: container.profiler
-            )
-            return (entered, objectScope)
-        }
-        return try await create(
+        try await create(
             as: key,
             arguments: arguments,
             in: container,
-            context: entered,
+            // Under the lock: the step reads the entry's scope, which `inObjectScope` changes under it.
+            context: container.hierarchy.withLock {
+                context.entering(
+                    self,
+                    as: key,
+                    arguments: arguments,
+                    creating: nil,
+                    call: nil,
+                    profiler: container.profiler
+                )
+            },
             generation: generation,
-            scope: scope,
             flight: nil
         )
     }
@@ -540,16 +537,13 @@ extension ServiceEntry {
     /// instance only if the scope was not dropped meanwhile (`resetObjectScope`, `dispose()`,
     /// re-registration) and no cycle was found in its resolution; a dropped one is handed to its waiters
     /// all the same, and, if a call that disposes of instances took its `flight` (left its instance to it),
-    /// disposed of (its synchronous handlers), whatever the scope has become meanwhile. A creation whose
-    /// registration left `scope` (its scope when it started) for another keeps its instance
-    /// in neither, as a synchronous one does (``ResolutionState/Frame/keepsNothing``).
+    /// disposed of (its synchronous handlers), whatever the scope has become meanwhile.
     nonisolated(nonsending) func create<Arguments>(
         as key: ServiceKey,
         arguments: Arguments,
         in container: Container,
         context: AsyncResolution,
         generation: UInt64?,
-        scope: any ObjectScopeProtocol,
         flight: SingleFlight?
     ) async throws(DIError) -> Service {
         let factory = argumentFactory as! AsyncFactory<Service, Arguments>
@@ -586,7 +580,6 @@ extension ServiceEntry {
                     arguments: arguments,
                     resolver: resolver,
                     dropped: generation.map { $0 != cache?.generation ?? 0 } ?? false,
-                    scopeChanged: objectScope !== scope,
                     disposesIfDropped: flight?.isTakenForDisposal ?? false,
                     tainted: context.hasFailed
                 )

@@ -68,8 +68,8 @@ extension Container {
     ) async -> Result<Handoff<Any>, DIError> {
         let call = AsyncCall()
         // Under the lock: the step reads the entry's scope, which `inObjectScope` changes under it.
-        let (creation, scope) = hierarchy.withLock {
-            let creation = context.entering(
+        let creation = hierarchy.withLock {
+            context.entering(
                 entry,
                 as: key,
                 arguments: arguments,
@@ -77,7 +77,6 @@ extension Container {
                 call: call,
                 profiler: profiler
             )
-            return (creation, entry.objectScope)
         }
         var outcome: Result<Handoff<Any>, DIError>
         do throws(DIError) {
@@ -87,7 +86,6 @@ extension Container {
                 in: self,
                 context: creation,
                 generation: flight.generation,
-                scope: scope,
                 flight: flight
             )
             outcome = .success(Handoff(made))
