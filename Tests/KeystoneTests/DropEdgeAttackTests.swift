@@ -514,3 +514,339 @@ struct DropEdgeAttackFailedAfterDropTests {
         }
     }
 }
+
+// MARK: - Async creations dropped while suspended
+
+/// What drops an async creation's registration while its factory is suspended.
+private enum AsyncDrop: String, CaseIterable, CustomStringConvertible {
+    case dispose, disposeAsync, reset, registerAgain, removeAll, release, changeScope, changeScopeAndBack
+
+    var description: String { rawValue }
+    var disposes: Bool { self != .changeScope && self != .changeScopeAndBack }
+    var removes: Bool { self == .removeAll || self == .release }
+}
+
+/// A box for the entry whose scope a test changes, filled once registered.
+private final class EntryBox<Service>: @unchecked Sendable {
+    var entry: ServiceEntry<Service>?
+}
+
+/// One container with an async `Piece` registration (`.multiton`: with an `Int` argument) whose first
+/// creation waits in its factory until `release` opens.
+private final class AsyncDropScenario: @unchecked Sendable {
+    // @unchecked: the container is used from the test's task, and from other tasks only through `view`
+    // or while the test waits for them.
+    let container = Container()
+    let scope: ScopeChoice
+    let serial = Counter()
+    let ends = Ends()
+    let endsAsync = Ends()
+    let entered = Gate()
+    let release = Gate()
+    let box = EntryBox<Piece>()
+    let throwsForFirst: Bool
+
+    init(scope: ScopeChoice, throwsForFirst: Bool = false) {
+        self.scope = scope
+        self.throwsForFirst = throwsForFirst
+        register(gated: true)
+    }
+
+    func register(gated: Bool, in scope: ObjectScope? = nil) {
+        let (serial, entered, release, ends, endsAsync) = (serial, entered, release, ends, endsAsync)
+        let throwsForFirst = throwsForFirst
+        let make: @Sendable () async -> Piece = {
+            let id = serial.next()
+            if gated, id == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return Piece(id: id)
+        }
+        let entry: ServiceEntry<Piece>
+        if self.scope == .multiton {
+            entry = container.registerAsync(Piece.self) { (_, _: Int) in await make() }
+        } else {
+            entry = container.registerAsync(Piece.self) { _ in await make() }
+        }
+        box.entry =
+            entry
+            .inObjectScope(scope ?? self.scope.scope)
+            .initCompleted { _, made in
+                if throwsForFirst, made.id == 1 { throw ActionFailed() }
+            }
+            .onDispose { ends.add($0.id) }
+            .onDisposeAsync { endsAsync.add($0.id) }
+    }
+
+    /// Resolves `Piece` (with argument 1 for `.multiton`) through `resolver`.
+    func resolve(_ resolver: any Resolver) async throws -> Piece {
+        if scope == .multiton {
+            return try await resolver.resolveAsync(Piece.self, argument: 1)
+        }
+        return try await resolver.resolveAsync(Piece.self)
+    }
+}
+
+@Suite("Drop edge attack: async creations dropped while their factory is suspended", .hangLimit(seconds: 120))
+struct DropEdgeAttackAsyncTests {
+    @Test(
+        "A suspended creation, its waiters and a cancelled waiter, while its registration is dropped",
+        arguments: [ScopeChoice.container, .multiton, .custom], AsyncDrop.allCases
+    )
+    fileprivate func suspendedCreationDropped(scope: ScopeChoice, drop: AsyncDrop) async throws {
+        // `DIActor.release` removes the key without arguments only.
+        if scope == .multiton, drop == .release { return }
+        let s = AsyncDropScenario(scope: scope)
+        let view = s.container.synchronize()
+        let first = Task { try await s.resolve(view) }
+        await s.entered.wait()
+        let waiters = (0..<3).map { _ in Task { try await s.resolve(view) } }
+        let cancelled = Task { try await s.resolve(view) }
+        try await Task.sleep(for: .milliseconds(30))
+        var disposing: Task<Void, any Error>?
+        switch drop {
+        case .dispose: try s.container.dispose()
+        case .disposeAsync:
+            nonisolated(unsafe) let container = s.container
+            disposing = Task { try await container.disposeAsync() }
+            try await Task.sleep(for: .milliseconds(10))
+        case .reset: s.container.resetObjectScope(scope.scope)
+        case .registerAgain: s.register(gated: false)
+        case .removeAll: s.container.removeAll()
+        case .release:
+            await Container.withCurrent(s.container) {
+                await DIActor.shared.release(Piece.self)
+            }
+        case .changeScope: s.box.entry?.inObjectScope(scope == .container ? ObjectScope.multiton : .container)
+        case .changeScopeAndBack:
+            s.box.entry?.inObjectScope(.transient)
+            s.box.entry?.inObjectScope(scope.scope)
+        }
+        cancelled.cancel()
+        s.release.open()
+        try await disposing?.value
+        let made = try await first.value
+        #expect(made.id == 1)
+        for waiter in waiters {
+            // Joined the creation before the drop: its instance. (A waiter that came after would start anew.)
+            let got = try? await waiter.value
+            #expect(got != nil, "\(scope), \(drop): a waiter failed")
+        }
+        _ = try? await cancelled.value
+        #expect(s.ends.twice.isEmpty, "\(scope), \(drop): ended twice \(s.ends.twice)")
+        #expect(s.endsAsync.twice.isEmpty, "\(scope), \(drop): ended twice (async) \(s.endsAsync.twice)")
+        let expected = scope.disposes && drop.disposes ? 1 : 0
+        #expect(s.ends.count(1) == expected, "\(scope), \(drop): instance 1 ended \(s.ends.count(1)) times")
+        if drop == .disposeAsync {
+            #expect(s.endsAsync.count(1) == expected, "\(scope), \(drop): async handlers ran \(s.endsAsync.count(1))")
+        }
+        if drop.removes {
+            await #expect(throws: DIError.self) { try await s.resolve(s.container) }
+            return
+        }
+        let next = try await s.resolve(s.container)
+        #expect(next.id != 1, "\(scope), \(drop): the dropped creation was kept")
+        #expect(try await s.resolve(s.container) === next, "\(scope), \(drop): the next instance is not kept")
+        #expect(s.ends.count(next.id) == 0)
+        try await s.container.disposeAsync()
+        #expect(s.ends.twice.isEmpty, "\(scope), \(drop): ended twice after disposeAsync \(s.ends.twice)")
+        // A scope change moves it to `.multiton` or `.container`, both disposing.
+        let keptInDisposingScope = drop == .changeScope ? true : scope.disposes
+        #expect(s.ends.count(next.id) == (keptInDisposingScope ? 1 : 0), "\(scope), \(drop): next ended \(s.ends.count(next.id))")
+    }
+
+    @Test(
+        "A suspended creation dropped, a newer instance made, then its action throws: the newer stays kept",
+        arguments: [ScopeChoice.container, .multiton, .custom]
+    )
+    fileprivate func newerKeptWhenDroppedCreationFails(scope: ScopeChoice) async throws {
+        let s = AsyncDropScenario(scope: scope, throwsForFirst: true)
+        let view = s.container.synchronize()
+        let first = Task { try await s.resolve(view) }
+        await s.entered.wait()
+        s.container.resetObjectScope(scope.scope)
+        let newer = try await s.resolve(s.container)
+        #expect(newer.id == 2)
+        s.release.open()
+        await #expect(throws: DIError.self) { try await first.value }
+        #expect(try await s.resolve(s.container) === newer)
+        #expect(s.ends.count(2) == 0)
+        #expect(s.ends.count(1) <= 1)
+        try s.container.dispose()
+        #expect(s.ends.count(2) == (scope.disposes ? 1 : 0))
+        #expect(s.ends.twice.isEmpty)
+    }
+
+    @Test("An async value service dropped while suspended: the newer value made meanwhile stays kept")
+    func valueDroppedWhileSuspended() async throws {
+        let container = Container()
+        let serial = Counter()
+        let entered = Gate()
+        let release = Gate()
+        container.registerAsync(PieceValue.self) { _ in
+            let id = serial.next()
+            if id == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return PieceValue(id: id)
+        }
+        .inObjectScope(.container)
+        .initCompleted { r, made in
+            // Finds itself, or the newer value, in the scope: never fails.
+            _ = try r.resolveThrows(PieceValue.self)
+            _ = made
+        }
+        let view = container.synchronize()
+        let first = Task { try await view.resolveAsync(PieceValue.self) }
+        await entered.wait()
+        container.resetObjectScope(.container)
+        #expect(try await container.resolveAsync(PieceValue.self).id == 2)
+        release.open()
+        #expect(try await first.value.id == 1)
+        #expect(try await container.resolveAsync(PieceValue.self).id == 2)
+        #expect(container.resolve(PieceValue.self)?.id == 2)
+        #expect(serial.count == 2)
+    }
+
+    @Test("DIActor.release while an async creation is suspended, then the key registered again")
+    func releaseThenRegisterAgainWhileSuspended() async throws {
+        let s = AsyncDropScenario(scope: .container)
+        let view = s.container.synchronize()
+        let first = Task { try await s.resolve(view) }
+        await s.entered.wait()
+        await Container.withCurrent(s.container) {
+            await DIActor.shared.release(Piece.self)
+        }
+        s.register(gated: false)
+        let fresh = try await s.resolve(s.container)
+        s.release.open()
+        #expect(try await first.value.id == 1)
+        #expect(s.ends.count(1) == 1)
+        #expect(try await s.resolve(s.container) === fresh)
+        #expect(s.ends.count(fresh.id) == 0)
+        try s.container.dispose()
+        #expect(s.ends.count(fresh.id) == 1)
+        #expect(s.ends.twice.isEmpty)
+    }
+
+    @Test("The creating task itself is cancelled while suspended and the scope is reset: sane afterwards")
+    func creatingTaskCancelled() async throws {
+        let s = AsyncDropScenario(scope: .container)
+        nonisolated(unsafe) let container = s.container
+        // A plain container runs the creation in the resolving task.
+        let first = Task { try await s.resolve(container) }
+        await s.entered.wait()
+        first.cancel()
+        s.container.resetObjectScope(.container)
+        s.release.open()
+        let outcome = await first.result
+        if case .success(let made) = outcome {
+            #expect(made.id == 1)
+        }
+        #expect(s.ends.count(1) <= 1)
+        let next = try await s.resolve(s.container)
+        #expect(next.id == 2)
+        #expect(try await s.resolve(s.container) === next)
+    }
+
+    /// Each async factory spawns a task that drops the scope (reset, dispose, scope change back and forth)
+    /// while the factory yields, and several tasks resolve at once. Afterwards: nothing ended twice, the
+    /// kept instance is not an ended one, and a last disposal ends it once.
+    @Test("Factories that spawn tasks dropping their own scope, under concurrent resolves")
+    func spawnedDropsUnderConcurrentResolves() async throws {
+        for round in 0..<40 {
+            let container = Container()
+            nonisolated(unsafe) let dropper = container
+            let serial = Counter()
+            let ends = Ends()
+            let box = EntryBox<Piece>()
+            box.entry = container.registerAsync(Piece.self) { _ in
+                let id = serial.next()
+                let spawned = Task {
+                    switch (id + round) % 4 {
+                    case 0: dropper.resetObjectScope(.container)
+                    case 1: try? dropper.dispose()
+                    case 2:
+                        box.entry?.inObjectScope(.transient)
+                        box.entry?.inObjectScope(.container)
+                    default: break
+                    }
+                }
+                await Task.yield()
+                _ = await spawned.value
+                return Piece(id: id)
+            }
+            .inObjectScope(.container)
+            .onDispose { ends.add($0.id) }
+            let view = container.synchronize()
+            try await withThrowingTaskGroup(of: Piece.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await view.resolveAsync(Piece.self) }
+                }
+                for try await _ in group {}
+            }
+            #expect(ends.twice.isEmpty, "round \(round): ended twice \(ends.twice)")
+            // Settle: resolve until the same instance comes back twice (a drop may still be under way).
+            var kept = try await container.resolveAsync(Piece.self)
+            for _ in 0..<10 {
+                let again = try await container.resolveAsync(Piece.self)
+                if again === kept { break }
+                kept = again
+            }
+            #expect(try await container.resolveAsync(Piece.self) === kept, "round \(round): not settled")
+            #expect(ends.count(kept.id) == 0, "round \(round): the kept instance \(kept.id) was ended")
+            try await container.disposeAsync()
+            #expect(ends.count(kept.id) == 1, "round \(round): the kept instance ended \(ends.count(kept.id))")
+            #expect(ends.twice.isEmpty, "round \(round): ended twice \(ends.twice)")
+        }
+    }
+}
+
+// MARK: - Reentry and deinitializers
+
+@Suite("Drop edge attack: a dropped creation that its own factory replaced")
+struct DropEdgeAttackReentryTests {
+    /// The factory disposes of the scope, then (through `Bridge`, whose action resolves `Piece` again) a
+    /// newer instance is made and kept before the factory returns. The first creation hands out the newer
+    /// instance; what does it do with the one its factory returned, which a disposing call dropped in flight?
+    @Test("A creation dropped in its factory, whose factory then brings about a newer kept instance")
+    func droppedThenReplacedByReentry() throws {
+        let container = Container()
+        let serial = Counter()
+        let ends = Ends()
+        let made = SerialLog()
+        container.register(Piece.self) { r in
+            let piece = Piece(id: serial.next())
+            made.add(piece.id)
+            if piece.id == 1 {
+                try? container.dispose()
+                _ = r.resolve(Bridge.self)
+            }
+            return piece
+        }
+        .inObjectScope(.container)
+        .onDispose { ends.add($0.id) }
+        container.register(Bridge.self) { _ in Bridge(piece: nil) }
+            .inObjectScope(.graph)
+            .initCompleted { r, _ in _ = r.resolve(Piece.self) }
+        let first = try container.resolveThrows(Piece.self)
+        #expect(made.all == [1, 2])
+        // The reentering resolve stored its instance first: it is the one handed out, and kept.
+        #expect(first.id == 2)
+        #expect(try container.resolveThrows(Piece.self) === first)
+        #expect(ends.count(2) == 0)
+        #expect(ends.twice.isEmpty)
+        try container.dispose()
+        #expect(ends.count(2) == 1)
+        // Instance 1: its factory returned it after `dispose()` dropped its creation (`disposesIfDropped`),
+        // but `complete` returns the reentering creation's instance instead
+        // (`storeAfterReentryOrDrop` finds it, `reentered`) and pops the frame without `endDropped`: the
+        // instance is neither handed out, nor kept, nor ever ended. The rule: a creation a disposing call
+        // dropped is disposed of once. (Not from baf6625: the same before it.)
+        withKnownIssue("A dropped creation replaced by its reentering resolve is never disposed of") {
+            #expect(ends.count(1) == 1)
+        }
+    }
+}
