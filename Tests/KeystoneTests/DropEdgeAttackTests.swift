@@ -850,3 +850,76 @@ struct DropEdgeAttackReentryTests {
         }
     }
 }
+
+@Suite("Drop edge attack: async creations whose scope changes while suspended", .hangLimit(seconds: 120))
+struct DropEdgeAttackAsyncScopeChangeTests {
+    /// A scope with no generation to compare (`.transient`, `.graph`) or a custom one, moved to `.multiton`
+    /// (by arguments) or to a custom scope while the factory is suspended: the instance is handed out and
+    /// kept in neither scope.
+    @Test(
+        "Moved to .multiton or a custom scope while suspended: kept in neither",
+        arguments: [ScopeChoice.transient, .graph, .weak, .custom], [ScopeChoice.multiton, .custom, .container]
+    )
+    fileprivate func movedWhileSuspended(from: ScopeChoice, to: ScopeChoice) async throws {
+        guard from != to else { return }
+        let container = Container()
+        let serial = Counter()
+        let entered = Gate()
+        let release = Gate()
+        let ends = Ends()
+        let box = EntryBox<Piece>()
+        box.entry = container.registerAsync(Piece.self) { (_, _: Int) in
+            let id = serial.next()
+            if id == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return Piece(id: id)
+        }
+        .inObjectScope(from.scope)
+        .onDispose { ends.add($0.id) }
+        let view = container.synchronize()
+        let first = Task { try await view.resolveAsync(Piece.self, argument: 1) }
+        await entered.wait()
+        box.entry?.inObjectScope(to.scope)
+        release.open()
+        #expect(try await first.value.id == 1)
+        let next = try await container.resolveAsync(Piece.self, argument: 1)
+        #expect(next.id == 2, "\(from) -> \(to): the creation that started in \(from) was kept in \(to)")
+        #expect(try await container.resolveAsync(Piece.self, argument: 1) === next)
+        #expect(ends.total == 0)
+        try container.dispose()
+        #expect(ends.count(1) == 0, "\(from) -> \(to): a scope change alone disposed of instance 1")
+        #expect(ends.count(2) == (to.disposes ? 1 : 0))
+    }
+
+    /// Moved away and back while suspended: the same scope object at the end, but the instances were
+    /// dropped meanwhile; for a `.container` async creation the generation tells.
+    @Test("Moved away and back while suspended: not kept", arguments: [ScopeChoice.container, .multiton, .custom])
+    fileprivate func movedAwayAndBack(scope: ScopeChoice) async throws {
+        let container = Container()
+        let serial = Counter()
+        let entered = Gate()
+        let release = Gate()
+        let box = EntryBox<Piece>()
+        box.entry = container.registerAsync(Piece.self) { (_, _: Int) in
+            let id = serial.next()
+            if id == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return Piece(id: id)
+        }
+        .inObjectScope(scope.scope)
+        let view = container.synchronize()
+        let first = Task { try await view.resolveAsync(Piece.self, argument: 1) }
+        await entered.wait()
+        box.entry?.inObjectScope(.transient)
+        box.entry?.inObjectScope(scope.scope)
+        release.open()
+        #expect(try await first.value.id == 1)
+        let next = try await container.resolveAsync(Piece.self, argument: 1)
+        #expect(next.id == 2)
+        #expect(try await container.resolveAsync(Piece.self, argument: 1) === next)
+    }
+}
