@@ -923,3 +923,47 @@ struct DropEdgeAttackAsyncScopeChangeTests {
         #expect(try await container.resolveAsync(Piece.self, argument: 1) === next)
     }
 }
+
+@Suite("Drop edge attack: the facades drop a registration while its instance is made")
+struct DropEdgeAttackFacadeTests {
+    /// `DependencyRegistry.reset()` from the instantiator of the service being resolved: the instance is
+    /// handed out and not kept, and the registration is gone.
+    @Test("DependencyRegistry.reset() inside the instantiator being resolved")
+    func dependencyRegistryResetWhileMaking() {
+        let serial = Counter()
+        Container.withCurrent(Container()) {
+            DependencyRegistry.register { () -> Piece in
+                let piece = Piece(id: serial.next())
+                if piece.id == 1 {
+                    DependencyRegistry.reset()
+                }
+                return piece
+            }
+            let first: Piece = DependencyRegistry.resolve()
+            #expect(first.id == 1)
+            let again: Piece? = DependencyRegistry.optional()
+            #expect(again == nil)
+        }
+    }
+
+    /// Registering the service again from its own instantiator: the new registration's instance comes next.
+    @Test("DependencyRegistry.register of the same service inside its instantiator")
+    func dependencyRegistryRegisterAgainWhileMaking() {
+        let serial = Counter()
+        Container.withCurrent(Container()) {
+            DependencyRegistry.register { () -> Piece in
+                let piece = Piece(id: serial.next())
+                if piece.id == 1 {
+                    DependencyRegistry.register { () -> Piece in Piece(id: 100 + serial.next()) }
+                }
+                return piece
+            }
+            let first: Piece = DependencyRegistry.resolve()
+            #expect(first.id == 1)
+            let next: Piece = DependencyRegistry.resolve()
+            #expect(next.id > 100)
+            let again: Piece = DependencyRegistry.resolve()
+            #expect(again === next)
+        }
+    }
+}
