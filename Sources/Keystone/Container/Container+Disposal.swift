@@ -84,7 +84,7 @@ extension Container {
                 if !taken.isEmpty {
                     disposals.append(contentsOf: taken)
                 }
-                hierarchy.state.noteDropped(slot.entry)
+                hierarchy.state.noteDropped(slot.entry, discarding: false)
             }
             disposals.sort { $0.completion > $1.completion }
             return disposals

@@ -32,8 +32,9 @@ final class ResolutionState {
         /// The entry's instances were dropped (reset, re-registration, removal, disposal, a scope change)
         /// while this frame was on the stack. Before its factory returned: the instance is not kept (unless
         /// for its actions, ``holdsDroppedInstance``), and is disposed once it completes
-        /// (``disposesIfDropped``). After: the dropping call took the instance, and ends it. Either way the
-        /// creation leaves alone whatever its scope holds besides an instance it still holds there.
+        /// (``disposesIfDropped``). After, for `.container` and `.multiton`: the dropping call took the
+        /// instance, and ends it. Either way the creation leaves alone whatever its scope holds besides an
+        /// instance it still holds there.
         @usableFromInline var dropped = false
         /// A dropped creation's instance gets its synchronous disposal handlers when it completes: a call
         /// that disposes of instances (`dispose()`, a reset, a re-registration or removal) dropped it
@@ -276,8 +277,9 @@ final class ResolutionState {
 
     /// Marks the creations of `entry` whose factory is running as dropped: what they make is not kept
     /// (``Frame/dropped``). An instance already stored (its factory returned) is the dropping call's to
-    /// dispose of. Called under the lock by whatever drops an entry's instances.
-    func noteDropped(_ entry: any AnyServiceEntry) {
+    /// dispose of. Called under the lock by whatever drops an entry's instances; `discarding`: that call
+    /// also discards what the scope keeps (`discardInstance`), as `dispose()` does not.
+    func noteDropped(_ entry: any AnyServiceEntry, discarding: Bool = true) {
         for index in frames.indices where frames[index].entry === entry && !frames[index].isUnique {
             if !frames[index].produced {
                 frames[index].dropped = true
@@ -285,14 +287,24 @@ final class ResolutionState {
                 // keeps nothing.
                 frames[index].disposesIfDropped =
                     frames[index].disposesIfDropped || entry.disposesOfInstances
-            } else if !frames[index].dropped || frames[index].holdsDroppedInstance {
+            } else if frames[index].holdsDroppedInstance
+                || (!frames[index].dropped && (entry.disposesOfInstances || (discarding && isCustom(entry))))
+            {
                 // The dropping call took the instance this creation stored (for its actions), and ends it:
                 // the creation no longer has anything in the scope, where a newer creation may come.
+                // `.container` and `.multiton` lose their instance to every disposing call, a custom scope
+                // only to one that discards instances (`discarding`; `dispose()` leaves it where it is);
+                // `.weak` and `.graph` keep theirs in the graph: the creation discards it if an action fails.
                 frames[index].dropped = true
                 frames[index].holdsDroppedInstance = false
                 frames[index].disposesIfDropped = false
             }
         }
+    }
+
+    /// Whether `entry` keeps its instances in a custom scope's storage, which a discarding drop empties.
+    private func isCustom(_ entry: any AnyServiceEntry) -> Bool {
+        !(entry.objectScope is ObjectScope)
     }
 
     /// Notes that a scope change dropped the instances of `entry` without disposing of them, held or being

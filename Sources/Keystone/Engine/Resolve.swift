@@ -171,7 +171,8 @@ extension ResolutionState {
             if frames[index].reentered || frames[index].dropped {
                 if let existing = storeAfterReentryOrDrop(made, in: entry, frame: index) {
                     entry.activeFrames &-= 1
-                    pop()
+                    // `made` is not kept: if a disposing call dropped it meanwhile, it ends here.
+                    endDropped(made, of: entry, frame: index)
                     return existing
                 }
             } else {

@@ -280,8 +280,9 @@ extension ResolutionState {
         Disposal.runDropped(kept.flatMap { $0.entry.takeKept(forArguments: $0.arguments) })
     }
 
-    /// Ends the creation of the frame at `index`, on top, whose scope was dropped while it was on the stack
-    /// (``ResolutionState/Frame/dropped``): pops the frame; takes `instance` back from its scope if it still
+    /// Ends the creation of the frame at `index`, on top, whose `instance` is not kept: its scope was dropped
+    /// while it was on the stack (``ResolutionState/Frame/dropped``), or a reentering resolve's instance is
+    /// kept instead. Pops the frame; takes `instance` back from its scope if it still
     /// waits there, stored for its `initCompleted` actions (``ResolutionState/Frame/holdsDroppedInstance``);
     /// and, if a call that disposes of instances left it to the creation
     /// (``ResolutionState/Frame/disposesIfDropped``), disposes of it.
