@@ -318,13 +318,8 @@ private func runScenario(_ s: DropScenario) {
         // (Dropped in its factory, the first instance waits in its scope for its actions: `Bridge` then
         // finds it, and makes nothing newer.)
         if s.makesNewer, let newer = s.newer, newer.id != 1, s.ends.count(newer.id) == 0, s.drop != .changeScope {
-            // The newer instance made meanwhile is the one kept. Not yet for a custom scope reset while the
-            // creation is on its way: its newer instance is lost (left open; see the suite's note).
-            withKnownIssue("a custom scope's newer instance is lost after a reset", isIntermittent: true) {
-                #expect(next === newer, "\(name): the newer instance \(newer.id) was lost; next is \(next?.id ?? -1)")
-            } when: {
-                s.scope == .custom && (s.drop == .reset || s.drop == .resetBySubtype)
-            }
+            // The newer instance made meanwhile is the one kept.
+            #expect(next === newer, "\(name): the newer instance \(newer.id) was lost; next is \(next?.id ?? -1)")
         }
     }
     // The end of the container: every instance is ended at most once.

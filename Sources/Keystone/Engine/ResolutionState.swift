@@ -304,7 +304,7 @@ final class ResolutionState {
 
     /// Whether `entry` keeps its instances in a custom scope's storage, which a discarding drop empties.
     private func isCustom(_ entry: any AnyServiceEntry) -> Bool {
-        !(entry.objectScope is ObjectScope)
+        ScopeKind.of(entry.objectScope).kind == .custom
     }
 
     /// Notes that a scope change dropped the instances of `entry` without disposing of them, held or being
