@@ -830,6 +830,26 @@ struct DropEdgeAttackReentryTests {
 
 @Suite("Drop edge attack: async creations whose scope changes while suspended", .hangLimit(seconds: 120))
 struct DropEdgeAttackAsyncScopeChangeTests {
+    /// Registers an async `Piece` taking an `Int` in `scope`, whose first creation opens `entered` and
+    /// waits for `release`; the others are made at once, numbered from 2.
+    private static func registerSuspendingFirst(
+        in container: Container,
+        scope: ObjectScope,
+        entered: Gate,
+        release: Gate
+    ) -> ServiceEntry<Piece> {
+        let serial = Counter()
+        return container.registerAsync(Piece.self) { (_, _: Int) in
+            let id = serial.next()
+            if id == 1 {
+                entered.open()
+                await release.wait()
+            }
+            return Piece(id: id)
+        }
+        .inObjectScope(scope)
+    }
+
     /// Moved to `.multiton` (by arguments), a custom scope or `.container` while the factory is suspended.
     /// An async creation ends in the scope its registration has when it ends (`adopt`): one started under a
     /// scope that keeps nothing (`.transient`, `.graph`) is kept by the new scope, as when `inObjectScope`
@@ -843,25 +863,14 @@ struct DropEdgeAttackAsyncScopeChangeTests {
     fileprivate func movedWhileSuspended(from: ScopeChoice, to: ScopeChoice) async throws {
         guard from != to else { return }
         let container = Container()
-        let serial = Counter()
-        let entered = Gate()
-        let release = Gate()
+        let (entered, release) = (Gate(), Gate())
         let ends = Ends()
-        let box = EntryBox<Piece>()
-        box.entry = container.registerAsync(Piece.self) { (_, _: Int) in
-            let id = serial.next()
-            if id == 1 {
-                entered.open()
-                await release.wait()
-            }
-            return Piece(id: id)
-        }
-        .inObjectScope(from.scope)
-        .onDispose { ends.add($0.id) }
+        let entry = Self.registerSuspendingFirst(in: container, scope: from.scope, entered: entered, release: release)
+            .onDispose { ends.add($0.id) }
         let view = container.synchronize()
         let first = Task { try await view.resolveAsync(Piece.self, argument: 1) }
         await entered.wait()
-        box.entry?.inObjectScope(to.scope)
+        entry.inObjectScope(to.scope)
         release.open()
         #expect(try await first.value.id == 1)
         let adopted = from == .transient || from == .graph
@@ -879,24 +888,13 @@ struct DropEdgeAttackAsyncScopeChangeTests {
     @Test("Moved away and back while suspended: not kept", arguments: [ScopeChoice.container, .multiton, .custom])
     fileprivate func movedAwayAndBack(scope: ScopeChoice) async throws {
         let container = Container()
-        let serial = Counter()
-        let entered = Gate()
-        let release = Gate()
-        let box = EntryBox<Piece>()
-        box.entry = container.registerAsync(Piece.self) { (_, _: Int) in
-            let id = serial.next()
-            if id == 1 {
-                entered.open()
-                await release.wait()
-            }
-            return Piece(id: id)
-        }
-        .inObjectScope(scope.scope)
+        let (entered, release) = (Gate(), Gate())
+        let entry = Self.registerSuspendingFirst(in: container, scope: scope.scope, entered: entered, release: release)
         let view = container.synchronize()
         let first = Task { try await view.resolveAsync(Piece.self, argument: 1) }
         await entered.wait()
-        box.entry?.inObjectScope(.transient)
-        box.entry?.inObjectScope(scope.scope)
+        entry.inObjectScope(.transient)
+        entry.inObjectScope(scope.scope)
         release.open()
         #expect(try await first.value.id == 1)
         let next = try await container.resolveAsync(Piece.self, argument: 1)
