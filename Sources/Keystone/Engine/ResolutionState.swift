@@ -287,14 +287,15 @@ final class ResolutionState {
                 // keeps nothing.
                 frames[index].disposesIfDropped =
                     frames[index].disposesIfDropped || entry.disposesOfInstances
-            } else if frames[index].holdsDroppedInstance
-                || (!frames[index].dropped && (entry.disposesOfInstances || (discarding && isCustom(entry))))
+            } else if entry.disposesOfInstances || (discarding && isCustom(entry)),
+                frames[index].holdsDroppedInstance || !frames[index].dropped
             {
                 // The dropping call took the instance this creation stored (for its actions), and ends it:
                 // the creation no longer has anything in the scope, where a newer creation may come.
                 // `.container` and `.multiton` lose their instance to every disposing call, a custom scope
-                // only to one that discards instances (`discarding`; `dispose()` leaves it where it is);
-                // `.weak` and `.graph` keep theirs in the graph: the creation discards it if an action fails.
+                // only to one that discards instances (`discarding`; `dispose()` leaves it where it is).
+                // `.weak` and `.graph` keep theirs in the graph: the creation discards it if an action fails,
+                // or takes it back if it was dropped, comparing identities (``takeBack(_:of:)``).
                 frames[index].dropped = true
                 frames[index].holdsDroppedInstance = false
                 frames[index].disposesIfDropped = false

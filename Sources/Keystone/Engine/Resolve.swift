@@ -335,7 +335,7 @@ extension ResolutionState {
         // A dropped creation discards only the instance it still holds in its scope: after a drop, the scope
         // may hold a newer creation's, or be another scope altogether.
         if keep, thrown != nil || frames[index].tainted, !frames[index].dropped || frames[index].holdsDroppedInstance {
-            discardIncomplete(entry)
+            discardIncomplete(made, of: entry)
             frames[index].holdsDroppedInstance = false
         }
         return thrown

@@ -253,18 +253,25 @@ extension ResolutionState {
         }
     }
 
-    /// Forgets the instance `entry` has just stored, in its scope and in the current graph.
+    /// Forgets the instance `made` that `entry` has just stored, in its scope and in the current graph.
+    /// A `.weak` scope's object is forgotten only if it is `made`: a drop during the creation's actions may
+    /// have let another creation put a newer one there.
     @usableFromInline
-    func discardIncomplete<Service>(_ entry: ServiceEntry<Service>) {
+    func discardIncomplete<Service>(_ made: Service, of entry: ServiceEntry<Service>) {
         if let restored {
             restored.forget(entry.graphRecordKey)
         } else if entry.graphEpoch == epoch {
             entry.graphInstance = nil
         }
-        if entry.kind == .multiton {
+        switch entry.kind {
+        case .multiton:
             // Only the instance of these arguments: the others completed.
             entry.cache?.dropInstance(forArguments: multitonKeys[multitonKeys.count - 1])
             return
+        case .weak:
+            guard let kept = entry.weakObject, isReference(made), kept === (made as AnyObject) else { return }
+        case .transient, .graph, .container, .custom:
+            break
         }
         entry.discardInstance()
         if entry.kind == .custom, let graph = currentGraph() {
