@@ -146,18 +146,12 @@ struct ResetThenDisposeAttackTests {
         let s = Scenario(scope: scope, throwing: true)
         let looks = try s.container.resolveThrows(TwoLooks.self)
         #expect(looks.first == nil, "\(scope): the failed creation was handed out")
-        let defect = looks.second?.id == 1 || (scope != .graph && s.container.resolve(Part.self)?.id == 1)
-        // Known defect: `noteDropped` clears `holdsDroppedInstance` for every drop, though `dispose()`
-        // (`discarding: false`) takes nothing from `.weak`, `.graph` and custom scopes; then
-        // `completeInitialization` skips `discardIncomplete` for the failed creation.
-        withKnownIssue("a failed creation dropped by a reset in its factory stays kept after a dispose() in its action") {
-            #expect(looks.second?.id != 1, "\(scope): the failed creation was found again in its graph")
-            if scope != .graph {
-                let next = s.container.resolve(Part.self)
-                #expect(next?.id != 1, "\(scope): the failed creation is still kept")
-            }
-        } when: {
-            defect
+        // `dispose()` (`discarding: false`) takes nothing from `.weak`, `.graph` and custom scopes: the
+        // creation keeps its mark (`holdsDroppedInstance`) and discards its instance itself.
+        #expect(looks.second?.id != 1, "\(scope): the failed creation was found again in its graph")
+        if scope != .graph {
+            let next = s.container.resolve(Part.self)
+            #expect(next?.id != 1, "\(scope): the failed creation is still kept")
         }
         _ = s.held
     }
@@ -168,14 +162,8 @@ struct ResetThenDisposeAttackTests {
         let first = try s.container.resolveThrows(Part.self)
         #expect(first.id == 1)
         guard scope.keepsAcrossCalls || scope == .weak else { return }
-        let defect = s.container.resolve(Part.self)?.id == 1
-        // Known defect (as above): `endDropped` does not take back the instance, its mark having been cleared
-        // by a `dispose()` that took nothing.
-        withKnownIssue("a creation dropped by a reset in its factory stays kept after a dispose() in its action") {
-            #expect(s.container.resolve(Part.self)?.id != 1, "\(scope): the dropped creation is still kept")
-        } when: {
-            defect
-        }
+        // As above: `endDropped` takes back the instance, whose mark a `dispose()` that took nothing left.
+        #expect(s.container.resolve(Part.self)?.id != 1, "\(scope): the dropped creation is still kept")
     }
 
     /// The same with no `dispose()`: the creation takes its instance back (the control).
@@ -233,14 +221,9 @@ struct FailedCreationNewerInstanceAttackTests {
         #expect(container.resolve(Part.self) == nil)
         #expect(newer?.id == 2)
         let next = container.resolve(Part.self)
-        // Known defect: a drop after the factory returned never marks a `.weak` frame (`noteDropped`), so the
-        // failed creation runs `discardIncomplete`, whose `discardInstance()` clears the weak slot, which holds
-        // the newer instance by then.
-        withKnownIssue("a failed .weak creation takes a newer instance out of the weak slot") {
-            #expect(next === newer, "the newer instance \(newer?.id ?? -1) was lost; next is \(next?.id ?? -1)")
-        } when: {
-            next !== newer
-        }
+        // A drop after the factory returned does not mark a `.weak` frame (`noteDropped`): the failed creation
+        // runs `discardIncomplete`, which clears the weak slot only if it still holds the failed instance.
+        #expect(next === newer, "the newer instance \(newer?.id ?? -1) was lost; next is \(next?.id ?? -1)")
         withExtendedLifetime(newer) {}
     }
 
@@ -248,7 +231,8 @@ struct FailedCreationNewerInstanceAttackTests {
     /// instance made by a nested resolve, then the second action throws.
     @Test(
         "Custom, .container and .multiton: a drop in the first action, a newer instance, a failing second action",
-        arguments: ["container", "multiton", "storageFactory", "ownProtocol"], Drop.allCases
+        arguments: ["container", "multiton", "storageFactory", "ownProtocol"],
+        Drop.allCases
     )
     func newerAfterDrop(scopeName: String, drop: Drop) throws {
         let scope: any ObjectScopeProtocol =
@@ -295,7 +279,10 @@ struct FailedCreationNewerInstanceAttackTests {
             #expect(next === newer, "\(name): the newer instance was lost; next is \(next?.id ?? -1)")
         }
         if disposes {
-            #expect(tally.count(1) == (drop == .dispose || drop == .reset || drop == .removeAndRegister ? 1 : 0), "\(name)")
+            #expect(
+                tally.count(1) == (drop == .dispose || drop == .reset || drop == .removeAndRegister ? 1 : 0),
+                "\(name)"
+            )
             #expect(tally.count(2) == 0, "\(name): a kept instance was disposed")
             try container.dispose()
             #expect(tally.twice.isEmpty, "\(name): \(tally.twice)")
@@ -563,7 +550,9 @@ struct MultitonTupleKeyAttackTests {
     private func shares<A, B>(_ a: (A, B), _ b: (A, B)) async throws -> [Bool] {
         nonisolated(unsafe) let b = b
         return try await core(
-            register: { c, n in c.register(Keyed.self) { (_, _: A, _: B) in Keyed(id: n.next()) }.inObjectScope(.multiton) },
+            register: { c, n in
+                c.register(Keyed.self) { (_, _: A, _: B) in Keyed(id: n.next()) }.inObjectScope(.multiton)
+            },
             resolveA: { try $0.resolveThrows(Keyed.self, arguments: a.0, a.1) },
             resolveB: { try $0.resolveThrows(Keyed.self, arguments: b.0, b.1) },
             resolveBAsync: { try await $0.resolveAsync(Keyed.self, arguments: b.0, b.1) }
@@ -636,20 +625,31 @@ struct MultitonTupleKeyAttackTests {
         let nested = Int??.some(nil)
         #expect(try await shares((nested, "a", 1.0, 2), (Int??.none, "a", 1.0, 2)) == [false, false, false, false])
         #expect(try await shares((nested, "a", 1.0, 2, 3), (nested, "a", 1.0, 2, 3)) == [true, true, true, true])
-        #expect(try await shares((nested, "a", 1.0, 2, 3), (Int??.none, "a", 1.0, 2, 3)) == [false, false, false, false])
+        #expect(
+            try await shares((nested, "a", 1.0, 2, 3), (Int??.none, "a", 1.0, 2, 3)) == [false, false, false, false]
+        )
     }
 
     @Test("Existentials holding nil, numbers of other types and class hierarchies, at two to five arguments")
     func existentials() async throws {
         let nilAny = Int?.none as Any
         #expect(try await shares((nilAny, 1 as Any), (nilAny, 1 as Any)) == [true, true, true, true])
-        #expect(try await shares((nilAny, 1 as Any, 2), (nilAny, 1.0 as Any, 2)) == [AnyHashable(1) == AnyHashable(1.0), AnyHashable(1) == AnyHashable(1.0), AnyHashable(1) == AnyHashable(1.0), AnyHashable(1) == AnyHashable(1.0)])
+        #expect(
+            try await shares((nilAny, 1 as Any, 2), (nilAny, 1.0 as Any, 2)) == [
+                AnyHashable(1) == AnyHashable(1.0), AnyHashable(1) == AnyHashable(1.0),
+                AnyHashable(1) == AnyHashable(1.0), AnyHashable(1) == AnyHashable(1.0),
+            ]
+        )
         let sendable = Int?.none as any Sendable
         #expect(try await shares((1, sendable, 3, 4, 5), (1, sendable, 3, 4, 5)) == [true, true, true, true])
         let tags = (RedTag(1) as Tag, Tag(1))
         let same = AnyHashable(tags.0) == AnyHashable(tags.1)
         #expect(try await shares((tags.0, 1, 2), (tags.1, 1, 2)) == [same, same, same, same])
-        #expect(try await shares((tags.0 as any Hashable, 1, 2, 3), (tags.1 as any Hashable, 1, 2, 3)) == [same, same, same, same])
+        #expect(
+            try await shares((tags.0 as any Hashable, 1, 2, 3), (tags.1 as any Hashable, 1, 2, 3)) == [
+                same, same, same, same,
+            ]
+        )
         let zero = AnyHashable(0.0) == AnyHashable(-0.0)
         #expect(try await shares((0.0, Double.nan), (-0.0, Double.nan)) == [false, false, false, false])
         #expect(try await shares((0.0, 1, 2, 3, 4), (-0.0, 1, 2, 3, 4)) == [zero, zero, zero, zero])
@@ -661,8 +661,13 @@ struct MultitonTupleKeyAttackTests {
         #expect(try await shares((n1, "x"), (n1d, "x")) == [true, true, true, true])
         #expect(try await shares((n1, "x", 2), (n1d, "x", 2)) == [true, true, true, true])
         #expect(try await shares((n1, "x", 2, 3, 4), (n1d, "x", 2, 3, 4)) == [true, true, true, true])
-        #expect(try await shares((1 as any Hashable, "x" as any Sendable, 2, 3, 4, 5), (UInt8(1) as any Hashable, "x" as any Sendable, 2, 3, 4, 5))
-            == [true, true, true, true])
+        #expect(
+            try await shares(
+                (1 as any Hashable, "x" as any Sendable, 2, 3, 4, 5),
+                (UInt8(1) as any Hashable, "x" as any Sendable, 2, 3, 4, 5)
+            )
+                == [true, true, true, true]
+        )
     }
 
     @Test("A non-Hashable argument in any position of two to five fails, naming its type", arguments: [2, 3, 4, 5])
@@ -692,7 +697,10 @@ struct MultitonTupleKeyAttackTests {
             } catch {
                 message = "\(error)"
             }
-            #expect(message.contains("NotHashable") && message.contains("not Hashable"), "\(count) at \(position): \(message)")
+            #expect(
+                message.contains("NotHashable") && message.contains("not Hashable"),
+                "\(count) at \(position): \(message)"
+            )
             var asyncMessage = "no error"
             do {
                 switch count {
