@@ -330,7 +330,7 @@ private func runScenario(_ s: DropScenario) {
     }
 }
 
-@Suite("Drop edge attack: synchronous creations dropped on their way")
+@Suite("Drop edge attack: synchronous creations dropped on their way", .tags(.engine))
 struct DropEdgeAttackSyncTests {
     @Test(
         "Every scope, drop and moment: ended once, kept never, the next resolve sane",
@@ -367,7 +367,7 @@ struct DropEdgeAttackSyncTests {
 /// `initCompleted` action throws after one of those calls is then not discarded: its half-built instance
 /// stays kept, against "a creation whose initCompleted action throws is not kept". Before baf6625 it was
 /// discarded (`discardIncomplete` ran unless the scope had changed).
-@Suite("Drop edge attack: a failed creation that the drop did not take out of its scope")
+@Suite("Drop edge attack: a failed creation that the drop did not take out of its scope", .tags(.engine))
 struct DropEdgeAttackFailedAfterDropTests {
     /// A custom scope whose storage keeps its instance: the next top-level resolve returns the instance
     /// whose action threw.
@@ -545,7 +545,11 @@ private final class AsyncDropScenario: @unchecked Sendable {
     }
 }
 
-@Suite("Drop edge attack: async creations dropped while their factory is suspended", .hangLimit(seconds: 120))
+@Suite(
+    "Drop edge attack: async creations dropped while their factory is suspended",
+    .hangLimit(seconds: 120),
+    .tags(.concurrency, .engine)
+)
 struct DropEdgeAttackAsyncTests {
     @Test(
         "A suspended creation, its waiters and a cancelled waiter, while its registration is dropped",
@@ -767,7 +771,7 @@ struct DropEdgeAttackAsyncTests {
 
 // MARK: - Reentry and deinitializers
 
-@Suite("Drop edge attack: a dropped creation that its own factory replaced")
+@Suite("Drop edge attack: a dropped creation that its own factory replaced", .tags(.engine))
 struct DropEdgeAttackReentryTests {
     /// The factory disposes of the scope, then (through `Bridge`, whose action resolves `Piece` again) a
     /// newer instance is made and kept before the factory returns. The first creation hands out the newer
@@ -810,7 +814,11 @@ struct DropEdgeAttackReentryTests {
     }
 }
 
-@Suite("Drop edge attack: async creations whose scope changes while suspended", .hangLimit(seconds: 120))
+@Suite(
+    "Drop edge attack: async creations whose scope changes while suspended",
+    .hangLimit(seconds: 120),
+    .tags(.concurrency, .engine)
+)
 struct DropEdgeAttackAsyncScopeChangeTests {
     /// Registers an async `Piece` taking an `Int` in `scope`, whose first creation opens `entered` and
     /// waits for `release`; the others are made at once, numbered from 2.
@@ -885,7 +893,7 @@ struct DropEdgeAttackAsyncScopeChangeTests {
     }
 }
 
-@Suite("Drop edge attack: the facades drop a registration while its instance is made")
+@Suite("Drop edge attack: the facades drop a registration while its instance is made", .tags(.engine))
 struct DropEdgeAttackFacadeTests {
     /// `DependencyRegistry.reset()` from the instantiator of the service being resolved: the instance is
     /// handed out and not kept, and the registration is gone.

@@ -380,7 +380,7 @@ struct DisposalOnceAttackTests {
 
 // MARK: - Async creations across a scope change
 
-@Suite("Drop rule attack: async creations end in the scope they end in", .tags(.engine))
+@Suite("Drop rule attack: async creations end in the scope they end in", .tags(.concurrency, .engine))
 struct AsyncAdoptAttackTests {
     private actor Gate {
         private var opened = false
@@ -723,7 +723,7 @@ private protocol Wanted {}
 private final class WantedImpl: Wanted {}
 private final class Asker {}
 
-@Suite("Drop rule attack: a miss's candidates and path", .tags(.engine), .swapsLogHandler, .serialized)
+@Suite("Drop rule attack: a miss's candidates and path", .tags(.concurrency, .engine), .swapsLogHandler, .serialized)
 struct MissCandidatesAttackTests {
     private final class Inbox: @unchecked Sendable {
         private let lock = NSLock()
