@@ -66,7 +66,7 @@ enum MultitonKey: Hashable {
 
     /// The `AnyHashable`s of several packed arguments, in order, each the dynamic cast of its value to
     /// `any Hashable`. Up to four, one cast of the whole tuple to a tuple of `any Hashable` takes them:
-    /// `multiton-hit-two-arguments` 8,292 instructions against 24,831 when reflecting on the tuple. That
+    /// `multiton-hit-two-arguments` 8,291 instructions against 24,831 when reflecting on the tuple. That
     /// cast fails where an element is not `Hashable`; reflection then names it.
     @usableFromInline
     static func elements<Arguments>(of arguments: Arguments, key: ServiceKey) throws(DIError) -> [AnyHashable] {

@@ -395,7 +395,7 @@ final class RegistrationTable {
 
     /// Calls `body` with each key registered for `serviceType`, under any name and argument types. A
     /// closure rather than an array: a miss's error looks here for near misses, and there are usually
-    /// none (`failed` row: 763 instructions with an array per container, 671 with this).
+    /// none (`failed` row: 763 instructions with an array per container, 670 with this).
     func forEachKey(of serviceType: Any.Type, _ body: (ServiceKey) -> Void) {
         guard let index = index(of: serviceType) else { return }
         switch buckets[index] {

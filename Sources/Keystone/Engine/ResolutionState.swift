@@ -32,9 +32,9 @@ final class ResolutionState {
         /// The entry's instances were dropped (reset, re-registration, removal, disposal, a scope change)
         /// while this frame was on the stack. Before its factory returned: the instance is not kept (unless
         /// for its actions, ``holdsDroppedInstance``), and is disposed once it completes
-        /// (``disposesIfDropped``). After, for `.container` and `.multiton`: the dropping call took the
-        /// instance, and ends it. Either way the creation leaves alone whatever its scope holds besides an
-        /// instance it still holds there.
+        /// (``disposesIfDropped``). After, where the drop took the instance (`.container`, `.multiton`, a
+        /// custom scope on a discarding drop; see `noteDropped`): the dropping call ends it. Either way the
+        /// creation leaves alone whatever its scope holds besides an instance it still holds there.
         @usableFromInline var dropped = false
         /// A dropped creation's instance gets its synchronous disposal handlers when it completes: a call
         /// that disposes of instances (`dispose()`, a reset, a re-registration or removal) dropped it

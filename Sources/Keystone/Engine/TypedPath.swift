@@ -149,7 +149,7 @@ extension Container {
         // A top-level miss (no frame) has an empty path: no mapping of the frames (the `failed` row).
         let path = state.frames.isEmpty ? state.outer : state.path
         let error = DIError.notRegistered(key: key, path: path, candidates: candidates)
-        hierarchy.state.inspection?.note(error)
+        state.inspection?.note(error)
         return error
     }
 }
