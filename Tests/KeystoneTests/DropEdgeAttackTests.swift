@@ -39,36 +39,6 @@ private final class Probe {
     }
 }
 
-/// Counts the disposals of each instance id.
-private final class Ends: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [Int: Int] = [:]
-
-    func add(_ id: Int) {
-        lock.lock()
-        counts[id, default: 0] += 1
-        lock.unlock()
-    }
-
-    func count(_ id: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts[id] ?? 0
-    }
-
-    var twice: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts.filter { $0.value > 1 }.map(\.key).sorted()
-    }
-
-    var total: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts.values.reduce(0, +)
-    }
-}
-
 /// Keeps objects alive (a `.weak` instance must be held by something to stay findable).
 private final class Retainer: @unchecked Sendable {
     private let lock = NSLock()

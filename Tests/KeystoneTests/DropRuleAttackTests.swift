@@ -19,30 +19,6 @@ private struct PartValue: Sendable {
 
 private struct ActionRefused: Error {}
 
-/// Counts the disposals of each id.
-private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [Int: Int] = [:]
-
-    func add(_ id: Int) {
-        lock.lock()
-        counts[id, default: 0] += 1
-        lock.unlock()
-    }
-
-    func count(_ id: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts[id] ?? 0
-    }
-
-    var twice: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts.filter { $0.value > 1 }.map(\.key).sorted()
-    }
-}
-
 /// A scope of my own, not an `ObjectScope`: one slot per registration.
 private final class SlotStorage: InstanceStorage {
     var instance: Any?
@@ -245,7 +221,7 @@ struct FailedCreationNewerInstanceAttackTests {
         let disposes = scopeName == "container" || scopeName == "multiton"
         let container = Container()
         let serial = Counter()
-        let tally = Tally()
+        let tally = Ends()
         var newer: Part?
         registerBridge(in: container, argument: 7) { newer = $0 }
         func register() {
@@ -304,7 +280,7 @@ struct DisposalOnceAttackTests {
         let scope: ObjectScope = scopeName == "container" ? .container : .multiton
         let container = Container()
         let serial = Counter()
-        let tally = Tally()
+        let tally = Ends()
         container.register(Part.self) { (_, _: Int, _: String) in
             let part = Part(id: serial.next())
             if part.id == 1 { container.resetObjectScope(scope) }
@@ -332,7 +308,7 @@ struct DisposalOnceAttackTests {
     func scopeChange(afterDispose: Bool) throws {
         let container = Container()
         let serial = Counter()
-        let tally = Tally()
+        let tally = Ends()
         let entry = container.register(Part.self) { _ in
             let part = Part(id: serial.next())
             if afterDispose, part.id == 1 { try? container.dispose() }
@@ -410,7 +386,7 @@ struct AsyncAdoptAttackTests {
         let container = Container()
         let gate = Gate()
         let serial = Counter()
-        let tally = Tally()
+        let tally = Ends()
         let entry = container.registerAsync(Part.self) { _ in
             await gate.arrive()
             await gate.wait()
@@ -434,7 +410,7 @@ struct AsyncAdoptAttackTests {
         let container = Container()
         let gate = Gate()
         let serial = Counter()
-        let tally = Tally()
+        let tally = Ends()
         let entry = container.registerAsync(Part.self) { _ in
             let part = Part(id: serial.next())
             if part.id == 1 {
@@ -466,7 +442,7 @@ struct AsyncAdoptAttackTests {
         let container = Container()
         let gate = Gate()
         let serial = Counter()
-        let tally = Tally()
+        let tally = Ends()
         let spawnView = container.synchronize()
         container.registerAsync(Part.self) { _ in
             let part = Part(id: serial.next())

@@ -45,3 +45,34 @@ final class IsolationProbe: @unchecked Sendable {
         return checks
     }
 }
+
+/// Counts the disposals (or other ends) of each instance id, from any thread.
+final class Ends: @unchecked Sendable {
+    // @unchecked: `counts` is used only under `lock`.
+    private let lock = NSLock()
+    private var counts: [Int: Int] = [:]
+
+    func add(_ id: Int) {
+        lock.lock()
+        counts[id, default: 0] += 1
+        lock.unlock()
+    }
+
+    func count(_ id: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[id] ?? 0
+    }
+
+    var twice: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.filter { $0.value > 1 }.map(\.key).sorted()
+    }
+
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.values.reduce(0, +)
+    }
+}
