@@ -701,27 +701,12 @@ private final class Asker {}
 
 @Suite("Drop rule attack: a miss's candidates and path", .tags(.concurrency, .engine), .swapsLogHandler, .serialized)
 struct MissCandidatesAttackTests {
-    private final class Inbox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var errors: [DIError] = []
-        func add(_ error: DIError) {
-            lock.lock()
-            errors.append(error)
-            lock.unlock()
-        }
-        var all: [DIError] {
-            lock.lock()
-            defer { lock.unlock() }
-            return errors
-        }
-    }
-
     private func collecting(_ body: () -> Void) -> [(key: ServiceKey, path: [ServiceKey], candidates: [ServiceKey])] {
-        let inbox = Inbox()
+        let inbox = LoggedErrors()
         let previous = Container.logHandler
         Container.logHandler = { error in
             if case .notRegistered(let key, _, _) = error, key.description.contains("Wanted") {
-                inbox.add(error)
+                inbox.append(error)
             } else {
                 previous?(error)
             }

@@ -215,22 +215,3 @@ private func isConnectionFailure(_ error: DIError) -> Bool {
     }
     return false
 }
-
-/// Errors a log handler received, from any thread.
-private final class LoggedErrors: @unchecked Sendable {
-    // @unchecked: `errors` is used only under `lock`.
-    private let lock = NSLock()
-    private var errors: [DIError] = []
-
-    func append(_ error: DIError) {
-        lock.lock()
-        errors.append(error)
-        lock.unlock()
-    }
-
-    var all: [DIError] {
-        lock.lock()
-        defer { lock.unlock() }
-        return errors
-    }
-}

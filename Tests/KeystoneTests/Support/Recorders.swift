@@ -1,4 +1,5 @@
 import Foundation
+import Keystone
 
 /// A lock-guarded list of serials, in the order they were added.
 final class SerialLog: @unchecked Sendable {
@@ -74,5 +75,24 @@ final class Ends: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return counts.values.reduce(0, +)
+    }
+}
+
+/// Errors a log handler received, from any thread.
+final class LoggedErrors: @unchecked Sendable {
+    // @unchecked: `errors` is used only under `lock`.
+    private let lock = NSLock()
+    private var errors: [DIError] = []
+
+    func append(_ error: DIError) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+
+    var all: [DIError] {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors
     }
 }
