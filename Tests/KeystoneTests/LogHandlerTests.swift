@@ -21,25 +21,6 @@ private final class LogProbeService {}
 private final class LogProbeFailure {}
 private struct LogProbeOutage: Error {}
 
-/// The errors a handler received, safe to fill from any thread.
-private final class Inbox: @unchecked Sendable {
-    // @unchecked: `received` is only touched under `lock`.
-    private let lock = NSLock()
-    private var received: [DIError] = []
-
-    func add(_ error: DIError) {
-        lock.lock()
-        received.append(error)
-        lock.unlock()
-    }
-
-    var errors: [DIError] {
-        lock.lock()
-        defer { lock.unlock() }
-        return received
-    }
-}
-
 /// Whether `error` is about one of this file's services.
 private func isOwn(_ error: DIError) -> Bool {
     let own: [Any.Type] = [LoggedService.self, LoggedClient.self, LoggedFailure.self]
@@ -55,12 +36,12 @@ private func isOwn(_ error: DIError) -> Bool {
 struct LogHandlerTests {
     /// Runs `body` with a handler that collects this file's failures and passes every other failure on
     /// to the handler installed before, which is restored afterwards.
-    private func collecting(_ body: (Inbox) -> Void) {
-        let inbox = Inbox()
+    private func collecting(_ body: (LoggedErrors) -> Void) {
+        let inbox = LoggedErrors()
         let previous = Container.logHandler
         Container.logHandler = { error in
             if isOwn(error) {
-                inbox.add(error)
+                inbox.append(error)
             } else {
                 previous?(error)
             }
@@ -77,7 +58,7 @@ struct LogHandlerTests {
             container.register(LoggedService.self, name: "present") { _ in LoggedImplementation() }
             container.register(LoggedService.self) { (_, _: Int) in LoggedImplementation() }
             #expect(container.resolve(LoggedService.self, name: "absent") == nil)
-            received = inbox.errors
+            received = inbox.all
         }
 
         try #require(received.count == 1)
@@ -107,7 +88,7 @@ struct LogHandlerTests {
             let client = container.resolve(LoggedClient.self)
             #expect(client != nil)
             #expect(client?.service == nil)
-            received = inbox.errors
+            received = inbox.all
         }
 
         try #require(received.count == 1)
@@ -128,7 +109,7 @@ struct LogHandlerTests {
             let container = Container()
             container.register(LoggedFailure.self, name: "down") { _ in throw LoggedOutage() }
             #expect(container.resolve(LoggedFailure.self, name: "down") == nil)
-            received = inbox.errors
+            received = inbox.all
         }
 
         try #require(received.count == 1)
@@ -146,23 +127,23 @@ struct LogHandlerTests {
 
     @Test("A nil handler silences failures: the handler it replaced is no longer called")
     func nilHandler() {
-        let inbox = Inbox()
+        let inbox = LoggedErrors()
         let previous = Container.logHandler
         defer { Container.logHandler = previous }
         Container.logHandler = { error in
             if isOwn(error) {
-                inbox.add(error)
+                inbox.append(error)
             }
         }
         let container = Container()
         _ = container.resolve(LoggedService.self)
-        #expect(inbox.errors.count == 1)
+        #expect(inbox.all.count == 1)
 
         Container.logHandler = nil
         #expect(Container.logHandler == nil)
         _ = container.resolve(LoggedService.self)
         _ = container.resolve(LoggedService.self, name: "other")
-        #expect(inbox.errors.count == 1)
+        #expect(inbox.all.count == 1)
     }
 
     @Test("A successful resolve sends the handler nothing")
@@ -172,7 +153,7 @@ struct LogHandlerTests {
             let container = Container()
             container.register(LoggedService.self) { _ in LoggedImplementation() }
             #expect(container.resolve(LoggedService.self) != nil)
-            received = inbox.errors
+            received = inbox.all
         }
         #expect(received.isEmpty)
     }
