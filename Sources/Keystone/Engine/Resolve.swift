@@ -496,12 +496,15 @@ struct ResolverReference {
     }
 
     /// The resolver to hand to a factory.
+    ///
+    /// Unchecked: the two initializers set `isSynchronized` with the object's class (rows `transient`
+    /// and `graph` 34 instructions fewer, about 3%, `fan-out` 2.6%, than `as!`).
     @inlinable
     var resolver: any Resolver {
         if isSynchronized {
-            return object as! SynchronizedResolver
+            return unsafeDowncast(object, to: SynchronizedResolver.self)
         }
-        return object as! Container
+        return unsafeDowncast(object, to: Container.self)
     }
 }
 

@@ -17,9 +17,10 @@ extension Resolver {
     ///
     /// - Parameter serviceType: The service type whose registrations to resolve.
     /// - Returns: One instance per registration, in order; empty when there is none.
+    @inlinable
     public func resolveAll<Service>(_ serviceType: Service.Type) -> [Service] {
         guard let engine = _engine else { return [] }
-        return (try? engine.resolveAll(Service.self, resolver: self, stoppingAtFailure: false)) ?? []
+        return (try? engine.resolveAll(resolver: self, stoppingAtFailure: false, makeArray: Container.array)) ?? []
     }
 
     /// Resolves every registration of `serviceType` that takes no runtime arguments, as
@@ -32,30 +33,48 @@ extension Resolver {
     /// - Parameter serviceType: The service type whose registrations to resolve.
     /// - Returns: One instance per registration, in order.
     /// - Throws: The ``DIError`` of the first registration that fails.
+    @inlinable
     public func resolveAllThrows<Service>(_ serviceType: Service.Type) throws(DIError) -> [Service] {
         guard let engine = _engine else { return [] }
-        return try engine.resolveAll(Service.self, resolver: self, stoppingAtFailure: true)
+        return try engine.resolveAll(resolver: self, stoppingAtFailure: true, makeArray: Container.array)
     }
 }
 
 extension Container {
+    /// Makes the array of ``resolveAll(resolver:stoppingAtFailure:makeArray:)``: room for `capacity`
+    /// instances, of which `fill` initializes the first ones and returns how many.
+    ///
+    /// Inlined into the caller, which knows `Service`: made in the engine, which does not, the array
+    /// looked up three generic metadata on every call (row `resolve-all`, about 1,000 instructions).
+    @inlinable
+    static func array<Service>(capacity: Int, fill: (UnsafeMutablePointer<Service>) -> Int) -> [Service] {
+        [Service](unsafeUninitializedCapacity: capacity) { (buffer, count) in
+            count = fill(buffer.baseAddress.unsafelyUnwrapped)
+        }
+    }
+
     /// Resolves every argument-free registration of `Service` visible from this container, in one call,
-    /// under the hierarchy's lock, handing `resolver` to the factories.
+    /// under the hierarchy's lock, handing `resolver` to the factories; `makeArray` is ``array(capacity:fill:)``.
     ///
     /// Not specialized for `Service` (the entries' compiled resolves are): each instance is written
     /// straight into the array's storage, so that no `Service?` or array growth is handled generically.
+    @usableFromInline
     func resolveAll<Service>(
-        _ serviceType: Service.Type,
         resolver: any Resolver,
-        stoppingAtFailure: Bool
+        stoppingAtFailure: Bool,
+        makeArray: (_ capacity: Int, _ fill: (UnsafeMutablePointer<Service>) -> Int) -> [Service]
     ) throws(DIError) -> [Service] {
-        try hierarchy.withLock { () throws(DIError) -> [Service] in
-            let (chain, slots) = allSlots(of: Service.self)
-            guard !slots.isEmpty else { return [] }
+        // `withLock` returns nothing: returning `[Service]` from it looked up that type's metadata on
+        // every call.
+        var instances: [Service] = []
+        try hierarchy.withLock { () throws(DIError) in
+            let slots = allSlots(of: Service.self)
+            guard !slots.isEmpty else { return }
             let reference = resolverReference(for: resolver)
-            let unchanged = registrationsSignature(of: chain)
+            let unchanged = registrationsSignature()
             var failure: DIError?
-            let instances = [Service](unsafeUninitializedCapacity: slots.count) { (buffer, count) in
+            instances = makeArray(slots.count) { (storage) in
+                var count = 0
                 do throws(DIError) {
                     try hierarchy.state.withCall { () throws(DIError) in
                         for index in slots.indices {
@@ -63,10 +82,10 @@ extension Container {
                                 try resolveOne(
                                     slots[index],
                                     // A factory that registered meanwhile may have changed what a key leads to.
-                                    isCurrent: registrationsSignature(of: chain) == unchanged,
+                                    isCurrent: registrationsSignature() == unchanged,
                                     reference: reference,
                                     resolver: resolver,
-                                    into: buffer.baseAddress.unsafelyUnwrapped + count
+                                    into: storage + count
                                 )
                                 count += 1
                             } catch {
@@ -85,12 +104,13 @@ extension Container {
                         Log.failure(error)
                     }
                 }
+                return count
             }
             if let failure {
                 throw failure
             }
-            return instances
         }
+        return instances
     }
 
     /// How factories hand `resolver` on when it is this container or a synchronized view (the erased
@@ -139,52 +159,56 @@ extension Container {
         result.initialize(to: try resolve(key, arguments: (), resolver: resolver))
     }
 
-    /// The containers from this one up to the root, and the slots of `serviceType` without arguments
-    /// they hold, every name, in registration order, ancestors first; a container's slot replaces its
-    /// ancestor's under the same name, in its place. The caller holds the lock.
-    private func allSlots(of serviceType: Any.Type) -> (chain: [Container], slots: [Slot]) {
-        var chain: [Container] = []
-        var container: Container? = self
-        while let current = container {
-            chain.append(current)
-            container = current.parent
-        }
+    /// The slots of `serviceType` without arguments that this container and its ancestors hold, every
+    /// name, in registration order, ancestors first; a container's slot replaces its ancestor's under the
+    /// same name, in its place. The caller holds the lock.
+    private func allSlots(of serviceType: Any.Type) -> [Slot] {
         var slots: [Slot] = []
         var positions: [String?: Int] = [:]
-        for current in chain.reversed() {
-            let found = current.table.slots(of: serviceType)
-            if found.isEmpty {
-                continue
-            }
-            if slots.isEmpty, found.allSatisfy({ !$0.key.takesArguments }) {
-                // The first table with registrations: its names are distinct; named positions are needed
-                // only once an ancestor's slots are there to be replaced.
-                slots = found
-                continue
-            }
-            if positions.isEmpty {
-                for (position, slot) in slots.enumerated() {
-                    positions[slot.key.name] = position
-                }
-            }
-            for slot in found where !slot.key.takesArguments {
-                if let position = positions[slot.key.name] {
-                    slots[position] = slot
-                } else {
-                    positions[slot.key.name] = slots.count
-                    slots.append(slot)
-                }
-            }
-        }
-        return (chain, slots)
+        collectSlots(of: serviceType, into: &slots, positions: &positions)
+        return slots
     }
 
-    /// What changes whenever a registration is added to, replaced in or removed from a table of `chain`
-    /// during the call in flight: their counts, and the entries retired meanwhile.
-    private func registrationsSignature(of chain: [Container]) -> (registrations: Int, retired: Int) {
+    /// Adds the slots of `serviceType` that this container holds to `slots`, after its ancestors' (walked
+    /// by recursion rather than gathered in an array: row `resolve-all`, one allocation fewer per call).
+    private func collectSlots(of serviceType: Any.Type, into slots: inout [Slot], positions: inout [String?: Int]) {
+        if let parent {
+            parent.collectSlots(of: serviceType, into: &slots, positions: &positions)
+        }
+        let found = table.slots(of: serviceType)
+        if found.isEmpty {
+            return
+        }
+        if slots.isEmpty, found.allSatisfy({ !$0.key.takesArguments }) {
+            // The first table with registrations: its names are distinct; named positions are needed
+            // only once an ancestor's slots are there to be replaced.
+            slots = found
+            return
+        }
+        if positions.isEmpty {
+            for (position, slot) in slots.enumerated() {
+                positions[slot.key.name] = position
+            }
+        }
+        for slot in found where !slot.key.takesArguments {
+            if let position = positions[slot.key.name] {
+                slots[position] = slot
+            } else {
+                positions[slot.key.name] = slots.count
+                slots.append(slot)
+            }
+        }
+    }
+
+    /// What changes whenever a registration is added to, replaced in or removed from the table of this
+    /// container or of an ancestor during the call in flight: their counts, and the entries retired
+    /// meanwhile.
+    private func registrationsSignature() -> (registrations: Int, retired: Int) {
         var registrations = 0
-        for container in chain {
-            registrations += container.table.count
+        var container: Container? = self
+        while let current = container {
+            registrations += current.table.count
+            container = current.parent
         }
         return (registrations, hierarchy.state.call.retired.count)
     }

@@ -114,6 +114,44 @@ func runTask(_ operation: @escaping @Sendable () async -> Void) {
     }
 }
 
+/// Row 24 of the wall-clock benchmark (not gated: its count depends on how the tasks are scheduled): a
+/// new container whose async `.container` registration 100 child tasks resolve at once, one instance.
+@concurrent func asyncFirstHundred(_ count: Int) async {
+    for _ in 0..<count {
+        let c = Container()
+        c.registerAsync(Shared.self) { _ in
+            await Task.yield()
+            return Shared()
+        }.inObjectScope(.container)
+        let r = c.synchronize()
+        let seen = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+            for _ in 0..<100 {
+                group.addTask { (try? await r.resolveAsync(Shared.self)).map(ObjectIdentifier.init) }
+            }
+            var seen: Set<ObjectIdentifier?> = []
+            for await identity in group { seen.insert(identity) }
+            return seen.count
+        }
+        expect(seen == 1, "one instance")
+    }
+}
+
+/// Row 24's baseline: 100 child tasks awaiting one `Task` that makes the instance.
+@concurrent func baselineFirstHundred(_ count: Int) async {
+    for _ in 0..<count {
+        let made = Task { await Task.yield(); return Shared() }
+        let seen = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+            for _ in 0..<100 {
+                group.addTask { ObjectIdentifier(await made.value) }
+            }
+            var seen: Set<ObjectIdentifier?> = []
+            for await identity in group { seen.insert(identity) }
+            return seen.count
+        }
+        expect(seen == 1, "one instance")
+    }
+}
+
 let names = (0..<5_000).map { "service-\($0)" }
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
@@ -146,6 +184,12 @@ func repeatCount(_ body: () -> Void) {
     let first = c.resolve((any Service).self, arguments: 1, 2)
     expect(first != nil && first === c.resolve((any Service).self, arguments: 1, 2), "the instance kept")
     repeatCount { sink(c.resolve((any Service).self, arguments: 1, 2)) }
+}
+
+/// Row 25's baseline (not gated): an array of ten factories, mapped.
+@inline(never) func baselineResolveAll() {
+    let factories: [() -> any Service] = (0..<10).map { _ in { Plain() } }
+    repeatCount { sink(factories.map { $0() }) }
 }
 
 switch arguments[1] {
@@ -271,6 +315,8 @@ case "resolve-all":
     }
     expect(c.resolveAll((any Service).self).count == 10, "ten services")
     repeatCount { sink(c.resolveAll((any Service).self)) }
+case "baseline-resolve-all":
+    baselineResolveAll()
 case "multiton-hit-struct":
     multitonHitWithStruct()
 case "multiton-hit-two-arguments":
@@ -309,6 +355,10 @@ case "request-scope":
     }
     expect(handle() == 5, "five request resolves")
     repeatCount { sink(handle()) }
+case "async-first-hundred":
+    runTask { [count] in await asyncFirstHundred(count) }
+case "baseline-first-hundred":
+    runTask { [count] in await baselineFirstHundred(count) }
 case "async-cached":
     runTask { [count] in await asyncCached(count) }
 case "async-transient":
