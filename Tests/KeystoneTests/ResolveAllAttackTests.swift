@@ -200,7 +200,9 @@ struct ResolveAllAttackMemoryTests {
             let all = container.resolveAll(RAAPlugin.self)
             #expect(all.map(\.name) == (0..<6).filter { $0 != failing }.map { "p\($0)" })
             #expect(Set(all.map { ($0 as! RAAInstance).id }).count == 5)
-            #expect(mint.ended.total == failing, "what resolveAll returned is alive")
+            withExtendedLifetime(all) {
+                #expect(mint.ended.total == failing, "what resolveAll returned is alive")
+            }
         }
         #expect(mint.allEndedOnce)
         #expect(mint.made.total == failing + 5)
@@ -236,7 +238,9 @@ struct ResolveAllAttackMemoryTests {
             #expect(all.map(\.words.9) == expected.map { $0 * 100 })
             #expect(all.map(\.words.5) == Array(repeating: 5, count: 4))
             #expect(all.map(\.text.count) == expected.map { 40 + $0 })
-            #expect(mint.ended.total == 2 * failing)
+            withExtendedLifetime(all) {
+                #expect(mint.ended.total == 2 * failing)
+            }
         }
         #expect(mint.allEndedOnce)
     }
@@ -665,7 +669,9 @@ struct ResolveAllAttackChangeTests {
             #expect(all.map(\.name) == ["kept", "remover"])
             let keptId = (all[0] as! RAAInstance).id
             #expect(disposed.count(keptId) == 1)
-            #expect(mint.ended.count(keptId) == 0, "the array holds it")
+            withExtendedLifetime(all) {
+                #expect(mint.ended.count(keptId) == 0, "the array holds it")
+            }
             #expect(container.resolve(RAAPlugin.self, name: "kept") == nil)
         }
         #expect(mint.allEndedOnce)
