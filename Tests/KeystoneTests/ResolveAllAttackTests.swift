@@ -512,10 +512,8 @@ struct ResolveAllAttackHierarchyTests {
         let all = container.resolveAll(RAAPlugin.self)
         #expect(all.map(\.name) == ["graph", "probe"])
         let probe = try #require(all[1] as? RAAInstance)
-        withKnownIssue("a .graph element resolved at the top of resolveAll is not kept in the call's graph") {
-            #expect(probe.shared === all[0], "one graph for all the elements")
-            #expect(mint.made.total == 2)
-        }
+        #expect(probe.shared === all[0], "one graph for all the elements")
+        #expect(mint.made.total == 2)
         // The other order shares the instance: the probe's nested resolve keeps it in the graph.
         let reversed = Container()
         reversed.register(RAAPlugin.self, name: "probe") { r in
@@ -987,11 +985,9 @@ struct ResolveAllAttackResolverTests {
             return
         }
         #expect(names == "graph,other")
-        // A synchronous `r.resolve` inside an async factory joins its graph (the same instance as
-        // `resolveAsync`); `r.resolveAll` starts a graph of its own.
-        withKnownIssue("resolveAll inside an async factory does not join the factory's graph") {
-            #expect(sameGraph == 1, "resolveAll inside an async factory joins its graph")
-        }
+        // Like a synchronous `r.resolve` inside an async factory, `r.resolveAll` joins its graph: the
+        // same instance as `resolveAsync`.
+        #expect(sameGraph == 1, "resolveAll inside an async factory joins its graph")
     }
 }
 

@@ -105,9 +105,10 @@ extension ResolutionState {
     /// Keeps a class instance for the rest of the graph; values are not shared.
     @inlinable
     func storeInLiveGraph<Service>(_ instance: Service, in entry: ServiceEntry<Service>) {
-        if frames.count == 1, !entry.hasInitCompletedActions, liveRecord == nil {
-            // The top-level instance, with nothing left to run in its graph and no one holding the
-            // graph's identity: no later lookup can ask for it.
+        if frames.count == 1, !entry.hasInitCompletedActions, liveRecord == nil, isSoleCall {
+            // The instance of a top-level resolve, with nothing left to run in its graph and no one
+            // holding the graph's identity: no later lookup can ask for it. Not an element of
+            // `resolveAll` (a call around the element's): a later element may ask for it.
             return
         }
         guard isReference(instance) else { return }

@@ -76,7 +76,7 @@ extension Container {
             instances = makeArray(slots.count) { (storage) in
                 var count = 0
                 do throws(DIError) {
-                    try hierarchy.state.withCall { () throws(DIError) in
+                    try withCall(for: resolver) { () throws(DIError) in
                         for index in slots.indices {
                             do throws(DIError) {
                                 try resolveOne(
@@ -111,6 +111,20 @@ extension Container {
             }
         }
         return instances
+    }
+
+    /// Runs `body` as one call of the engine: inside the asynchronous resolution that `resolver` carries,
+    /// when it is the resolver of an async factory whose call is in flight (the elements then join that
+    /// resolution's graph and path, as the factory's synchronous resolves do), else as a call of its own.
+    /// The caller holds the lock.
+    private func withCall(for resolver: any Resolver, _ body: () throws(DIError) -> Void) throws(DIError) {
+        if type(of: resolver) == AsyncGraphResolver.self, let graphResolver = resolver as? AsyncGraphResolver,
+            graphResolver.context.isLive
+        {
+            try withEngine(in: graphResolver.context) { (_) throws(DIError) in try body() }
+            return
+        }
+        try hierarchy.state.withCall(body)
     }
 
     /// How factories hand `resolver` on when it is this container or a synchronized view (the erased
