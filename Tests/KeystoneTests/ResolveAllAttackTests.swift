@@ -124,12 +124,15 @@ private func describe(_ view: SynchronizedResolver) -> String {
     "view \(ObjectIdentifier(view).hashValue)"
 }
 
-/// A resolver of the app's own that fronts a container and says so through `_engine`.
+/// A resolver of the app's own that fronts a container, and says so through `_engine` unless made
+/// `opaque`.
 private final class RAAWrapper: Resolver {
     let container: Container
+    let namesItsContainer: Bool
 
-    init(_ container: Container) {
+    init(_ container: Container, opaque: Bool = false) {
         self.container = container
+        namesItsContainer = !opaque
     }
 
     func resolveService<Service, Arguments>(
@@ -141,25 +144,7 @@ private final class RAAWrapper: Resolver {
         try container.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
     }
 
-    var _engine: Container? { container }
-}
-
-/// A resolver of the app's own that does not name a container.
-private final class RAAOpaqueResolver: Resolver {
-    let container: Container
-
-    init(_ container: Container) {
-        self.container = container
-    }
-
-    func resolveService<Service, Arguments>(
-        _ serviceType: Service.Type,
-        name: String?,
-        arguments: Arguments,
-        argumentCount: Int
-    ) throws(DIError) -> Service {
-        try container.resolveService(serviceType, name: name, arguments: arguments, argumentCount: argumentCount)
-    }
+    var _engine: Container? { namesItsContainer ? container : nil }
 }
 
 private func failedKeyName(_ error: DIError) -> String? {
@@ -964,7 +949,7 @@ struct ResolveAllAttackResolverTests {
         #expect(log.take() == ["a: \(me)", "b: \(describe(container))", "named: \(me)", "named completed: \(me)"])
         #expect(try wrapper.resolveAllThrows(RAAPlugin.self).count == 2)
         _ = log.take()
-        let opaque = RAAOpaqueResolver(container)
+        let opaque = RAAWrapper(container, opaque: true)
         #expect(opaque.resolveAll(RAAPlugin.self).isEmpty)
         #expect(try opaque.resolveAllThrows(RAAPlugin.self).isEmpty)
         #expect(opaque.resolve(RAAPlugin.self, name: "named")?.name == "named")
