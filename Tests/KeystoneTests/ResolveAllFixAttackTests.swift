@@ -8,6 +8,25 @@ import Testing
 
 // MARK: - Fixtures
 
+/// Expects `resolve` to fail with a cycle whose path has the registration names `names`; `resolve`
+/// describes what it made instead.
+private func expectCycle(
+    _ names: [String?],
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ resolve: () async throws(DIError) -> String
+) async {
+    do {
+        let made = try await resolve()
+        Issue.record("expected a cycle, got \(made)", sourceLocation: sourceLocation)
+    } catch {
+        guard case .circularDependency(let path) = error else {
+            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(path.map(\.name) == names, sourceLocation: sourceLocation)
+    }
+}
+
 private protocol RAFPlugin: AnyObject {
     var name: String { get }
 }
@@ -407,16 +426,9 @@ struct ResolveAllFixAttackAsyncTests {
             reached.increment()
             return report
         }
-        do {
-            let report = try await container.resolveAsync(RAFReport.self, name: "outer")
-            Issue.record("expected a cycle, got \(report.all.map(\.name))")
-        } catch {
-            guard case .circularDependency(let path) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            // A cycle's path starts where it closes (`DIError.circularDependency`), as for a sync call.
-            #expect(path.map(\.name) == ["loop", "loop"])
+        // A cycle's path starts where it closes (`DIError.circularDependency`), as for a sync call.
+        await expectCycle(["loop", "loop"]) { () async throws(DIError) in
+            try await container.resolveAsync(RAFReport.self, name: "outer").all.map(\.name).description
         }
         #expect(reached.count <= 1)
         // The container is still usable.
@@ -440,15 +452,8 @@ struct ResolveAllFixAttackAsyncTests {
             report.fromAsync = r.resolve(RAFPlugin.self, name: "loop")
             return report
         }
-        do {
-            let report = try await container.resolveAsync(RAFReport.self)
-            Issue.record("expected a cycle, got \(report.all.map(\.name))")
-        } catch {
-            guard case .circularDependency(let path) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(path.map(\.name) == ["loop", "loop"])
+        await expectCycle(["loop", "loop"]) { () async throws(DIError) in
+            try await container.resolveAsync(RAFReport.self).all.map(\.name).description
         }
     }
 
@@ -460,15 +465,9 @@ struct ResolveAllFixAttackAsyncTests {
             made.all = r.resolveAll(RAFPlugin.self)
             return made
         }
-        do {
+        await expectCycle(["async", "async"]) { () async throws(DIError) in
             let made = try await container.resolveAsync(RAFPlugin.self, name: "async")
-            Issue.record("expected a cycle, got \((made as? RAFItem)?.all.map(\.name) ?? [])")
-        } catch {
-            guard case .circularDependency(let path) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(path.map(\.name) == ["async", "async"])
+            return ((made as? RAFItem)?.all.map(\.name) ?? []).description
         }
     }
 
