@@ -118,6 +118,27 @@ private func items(_ all: [any RAFPlugin]) -> [RAFItem] {
 }
 
 /// Registers `names` as plugins in that order: "g" is `.graph`, every other one resolves "g" and keeps it.
+/// A holder of every plugin (`resolveAll`) and of the `.graph` plugin "g", resolved through `resolver`.
+private func makeHolder(_ name: String, through resolver: any Resolver, mint: RAFMint) -> RAFItem {
+    let holder = mint.make(name)
+    holder.all = resolver.resolveAll(RAFPlugin.self)
+    holder.shared = resolver.resolve(RAFPlugin.self, name: "g") as? RAFItem
+    return holder
+}
+
+/// Registers the async `RAFReport`: "g" resolved asynchronously, then the holder registered under
+/// `holderName`, whose plugins it reports.
+private func registerReport(through holderName: String, in container: Container) {
+    container.registerAsync(RAFReport.self) { r in
+        let report = RAFReport()
+        report.fromAsync = try await r.resolveAsync(RAFPlugin.self, name: "g")
+        let holder = try await r.resolveAsync(RAFItem.self, name: holderName)
+        report.fromSync = holder.shared
+        report.all = holder.all
+        return report
+    }
+}
+
 private func registerSharing(_ names: [String], in container: Container, mint: RAFMint) {
     for name in names {
         if name == "g" {
@@ -392,20 +413,8 @@ struct ResolveAllFixAttackAsyncTests {
         let mint = RAFMint()
         let container = Container()
         registerSharing(["g", "a"], in: container, mint: mint)
-        container.register(RAFItem.self, name: "sync") { r in
-            let holder = mint.make("holder")
-            holder.all = r.resolveAll(RAFPlugin.self)
-            holder.shared = r.resolve(RAFPlugin.self, name: "g") as? RAFItem
-            return holder
-        }
-        container.registerAsync(RAFReport.self) { r in
-            let report = RAFReport()
-            report.fromAsync = try await r.resolveAsync(RAFPlugin.self, name: "g")
-            let holder = try await r.resolveAsync(RAFItem.self, name: "sync")
-            report.fromSync = holder.shared
-            report.all = holder.all
-            return report
-        }
+        container.register(RAFItem.self, name: "sync") { r in makeHolder("holder", through: r, mint: mint) }
+        registerReport(through: "sync", in: container)
         let report = try await container.resolveAsync(RAFReport.self)
         #expect(report.all.first === report.fromAsync)
         #expect(report.fromSync === report.fromAsync)
@@ -619,21 +628,9 @@ struct ResolveAllFixAttackAsyncTests {
         container.register(
             RAFItem.self,
             name: "main",
-            mainActorFactory: { r in
-                let holder = mint.make("main")
-                holder.all = r.resolveAll(RAFPlugin.self)
-                holder.shared = r.resolve(RAFPlugin.self, name: "g") as? RAFItem
-                return holder
-            }
+            mainActorFactory: { r in makeHolder("main", through: r, mint: mint) }
         )
-        container.registerAsync(RAFReport.self) { r in
-            let report = RAFReport()
-            report.fromAsync = try await r.resolveAsync(RAFPlugin.self, name: "g")
-            let holder = try await r.resolveAsync(RAFItem.self, name: "main")
-            report.all = holder.all
-            report.fromSync = holder.shared
-            return report
-        }
+        registerReport(through: "main", in: container)
         let view = container.synchronize()
         let report = try await Task.detached { try await view.resolveAsync(RAFReport.self) }.value
         #expect(report.all.count == 2)
