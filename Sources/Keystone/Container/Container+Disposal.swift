@@ -80,10 +80,7 @@ extension Container {
                 // An entry reached under two keys (a key forwarded to another of this container's) is
                 // taken once: the second take finds its instances gone and its creations in flight
                 // already taken (they are of an older generation).
-                let taken = slot.entry.takeForDisposal()
-                if !taken.isEmpty {
-                    disposals.append(contentsOf: taken)
-                }
+                slot.entry.takeForDisposal(into: &disposals)
                 hierarchy.state.noteDropped(slot.entry, discarding: false)
             }
             disposals.sort { $0.completion > $1.completion }
@@ -92,23 +89,63 @@ extension Container {
     }
 }
 
-/// A handler `dispose()` runs for an instance.
-enum DisposalHandler<Service> {
-    case sync((Service) throws -> Void)
-    case async(_ handler: nonisolated(nonsending) @Sendable (Service) async throws -> Void)
-}
+/// The disposal handlers of one registration, in the order added, with the service type erased: the
+/// entry's extras (which are not generic) hold them without a cast, and a disposal runs them on the
+/// instance it keeps as `Any`. Erased where they are added (`ServiceEntry.onDispose`), so that taking
+/// and running a disposal looks up no generic metadata (`request-scope` row).
+final class DisposalHandlers {
+    enum Handler {
+        case sync((Any) throws -> Void)
+        case async(_ handler: nonisolated(nonsending) @Sendable (Any) async throws -> Void)
+    }
 
-/// The disposal handlers of one registration, in the order added: an object, so that the entry's extras,
-/// which are not generic, hold them as a reference the entry reads back without a dynamic cast.
-final class DisposalHandlerList<Service> {
-    var handlers: [DisposalHandler<Service>]
+    private var handlers: [Handler]
 
-    init(_ first: DisposalHandler<Service>) {
+    init(_ first: Handler) {
         handlers = [first]
+    }
+
+    func append(_ handler: Handler) {
+        handlers.append(handler)
+    }
+
+    /// Runs the synchronous handlers on `instance`; returns their errors, naming `key`.
+    func runSync(on instance: Any, key: ServiceKey) -> [DIError] {
+        var failures: [DIError] = []
+        for case .sync(let handler) in handlers {
+            do {
+                try handler(instance)
+            } catch {
+                failures.append(.factoryFailed(key: key, path: [], underlying: error))
+            }
+        }
+        return failures
+    }
+
+    /// Runs the handlers on `instance` in the order added, the synchronous ones too unless
+    /// `asynchronousOnly`; returns their errors, naming `key`.
+    nonisolated(nonsending) func runAll(on instance: Any, key: ServiceKey, asynchronousOnly: Bool) async -> [DIError] {
+        var failures: [DIError] = []
+        for handler in handlers {
+            do {
+                switch handler {
+                case .sync(let handler):
+                    if !asynchronousOnly {
+                        try handler(instance)
+                    }
+                case .async(let handler):
+                    try await handler(instance)
+                }
+            } catch {
+                failures.append(.factoryFailed(key: key, path: [], underlying: error))
+            }
+        }
+        return failures
     }
 }
 
-/// One instance to end, with its registration's handlers bound to it.
+/// One instance to end, with its registration's handlers: the instance is kept until the disposal is
+/// dropped, after every handler of the call has run.
 @usableFromInline
 struct Disposal {
     /// Runs the synchronous handlers of instances a container dropped without `dispose()`: by
@@ -130,39 +167,44 @@ struct Disposal {
     let key: ServiceKey
     /// When the instance completed: `dispose()` goes from the newest.
     let completion: UInt64
-    /// Runs the synchronous handlers; returns their errors.
-    let run: () -> [DIError]
-    /// Runs every handler, in the order added; returns their errors. In the caller's isolation, as the
-    /// synchronous handlers run in `dispose()`: they are not `Sendable`, and may use the caller's state.
-    let runAll: nonisolated(nonsending) () async -> [DIError]
+    /// The instance, as the registration's `Service`; `nil` for a creation in flight (`flight`).
+    let instance: Any?
+    let handlers: DisposalHandlers?
+    /// The creation in flight whose instance this disposal ends (see `init(awaiting:key:handlers:)`).
+    let flight: SingleFlight?
 
-    init<Service>(key: ServiceKey, completion: UInt64, handlers: [DisposalHandler<Service>], instance: Service) {
+    init(key: ServiceKey, completion: UInt64, instance: Any, handlers: DisposalHandlers?) {
         self.key = key
         self.completion = completion
-        run = {
-            var failures: [DIError] = []
-            for case .sync(let handler) in handlers {
-                do {
-                    try handler(instance)
-                } catch {
-                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
-                }
-            }
-            return failures
+        self.instance = instance
+        self.handlers = handlers
+        flight = nil
+    }
+
+    init(key: ServiceKey, completion: UInt64, flight: SingleFlight, handlers: DisposalHandlers?) {
+        self.key = key
+        self.completion = completion
+        instance = nil
+        self.handlers = handlers
+        self.flight = flight
+    }
+
+    /// Runs the synchronous handlers; returns their errors.
+    func run() -> [DIError] {
+        guard let handlers, let instance else { return [] }
+        return handlers.runSync(on: instance, key: key)
+    }
+
+    /// Runs every handler, in the order added; returns their errors. In the caller's isolation, as the
+    /// synchronous handlers run in `dispose()`: they are not `Sendable`, and may use the caller's state.
+    /// For a creation in flight, waits for it to end, cancelled or not, then runs the asynchronous
+    /// handlers on its instance (it ran the synchronous ones itself).
+    nonisolated(nonsending) func runAll() async -> [DIError] {
+        if let flight {
+            guard case .success(let outcome) = await flight.outcome(), let handlers else { return [] }
+            return await handlers.runAll(on: outcome.value, key: key, asynchronousOnly: true)
         }
-        runAll = {
-            var failures: [DIError] = []
-            for handler in handlers {
-                do {
-                    switch handler {
-                    case .sync(let handler): try handler(instance)
-                    case .async(let handler): try await handler(instance)
-                    }
-                } catch {
-                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
-                }
-            }
-            return failures
-        }
+        guard let handlers, let instance else { return [] }
+        return await handlers.runAll(on: instance, key: key, asynchronousOnly: false)
     }
 }

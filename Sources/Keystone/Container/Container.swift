@@ -241,7 +241,7 @@ public final class Container {
         guard entry.owner === token || entry.isOrphaned else { return }
         // A child may still forward a key to it: it is that child's to end from now on.
         entry.isOrphaned = true
-        dropped += entry.takeForDisposal()
+        entry.takeForDisposal(into: &dropped)
         entry.discardInstance()
         hierarchy.state.noteDropped(entry)
     }
@@ -395,7 +395,7 @@ public final class Container {
     /// own or forwarded, as in Swinject.
     private func discardInstances(of entries: [any AnyServiceEntry], into dropped: inout [Disposal]) {
         for entry in entries {
-            dropped += entry.takeForDisposal()
+            entry.takeForDisposal(into: &dropped)
             entry.discardInstance()
             hierarchy.state.noteDropped(entry)
         }

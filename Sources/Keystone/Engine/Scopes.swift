@@ -312,7 +312,7 @@ extension ResolutionState {
     @usableFromInline
     func disposeDropped<Service>(_ instance: Service, of entry: ServiceEntry<Service>) {
         guard let handlers = entry.disposalHandlers else { return }
-        let failures = Disposal(key: entry.key, completion: 0, handlers: handlers, instance: instance).run()
+        let failures = handlers.runSync(on: instance, key: entry.key)
         if !failures.isEmpty {
             Log.failure(.disposalFailed(failures))
         }
@@ -391,45 +391,32 @@ extension ServiceEntry {
 
     @usableFromInline
     func takeKept(forArguments identity: MultitonKey?) -> [Disposal] {
-        let handlers = disposalHandlers ?? []
+        let taken: (instance: Any, completion: UInt64)?
         if let identity {
-            guard let kept = cache?.byArguments.removeValue(forKey: identity), let instance = kept.instance else {
-                return []
-            }
-            return [Disposal(key: key, completion: kept.completion, handlers: handlers, instance: instance)]
+            taken = cache?.takeInstance(forArguments: identity)
+        } else {
+            taken = kind == .container ? cache?.takeInstance() : nil
         }
-        guard kind == .container, let instance else { return [] }
-        self.instance = nil
-        return [Disposal(key: key, completion: cache?.completion ?? 0, handlers: handlers, instance: instance)]
+        guard let taken else { return [] }
+        return [Disposal(key: key, completion: taken.completion, instance: taken.instance, handlers: disposalHandlers)]
     }
 
     @usableFromInline
-    func takeForDisposal() -> [Disposal] {
+    func takeForDisposal(into disposals: inout [Disposal]) {
         let flights = owner?.hierarchy.flights
         // Most entries of a request scope are neither `.container` nor `.multiton`, and hold nothing to
-        // dispose of: they cost no generic metadata lookup (the instance's `Optional`, the tuples of
-        // `.multiton` instances, the handlers) and no allocation (`request-scope` row).
+        // dispose of: they cost no allocation and no generic metadata lookup (`request-scope` row).
         if !disposesOfInstances, flights?.isEmpty ?? true {
             cache?.generation &+= 1
-            return []
+            return
         }
-        return takeKeptForDisposal(flights: flights)
+        takeKeptForDisposal(flights: flights, into: &disposals)
     }
 
-    /// ``takeForDisposal()`` for an entry that may keep instances. Out of line: compiled generically, a
-    /// function looks up the metadata of every generic type it uses on entry.
+    /// ``takeForDisposal(into:)`` for an entry that may keep instances.
     @inline(never)
-    private func takeKeptForDisposal(flights: [FlightKey: SingleFlight]?) -> [Disposal] {
-        let keepsInstance = kind == .container && cache?.instance != nil
-        // Only a `.multiton` entry keeps instances by arguments (`inObjectScope` drops them before the
-        // scope changes).
-        let keepsByArguments = kind == .multiton && !(cache?.byArguments.isEmpty ?? true)
-        if !keepsInstance, !keepsByArguments, flights?.isEmpty ?? true {
-            cache?.generation &+= 1
-            return []
-        }
-        let handlers = disposalHandlers ?? []
-        var taken: [Disposal] = []
+    private func takeKeptForDisposal(flights: [FlightKey: SingleFlight]?, into disposals: inout [Disposal]) {
+        let handlers = disposalHandlers
         // The creations in flight of this entry (async `.container` and `.multiton`): they will not keep
         // their instances (the generation changes below), and are disposed of when they end.
         if let flights, !flights.isEmpty {
@@ -438,23 +425,24 @@ extension ServiceEntry {
             for flight in flights.values
             // Only those started since the last drop: an earlier drop took the others already.
             where flight.shared.entry == identity && flight.generation == generation {
-                taken.append(Disposal(awaiting: flight, key: key, handlers: handlers))
+                disposals.append(Disposal(awaiting: flight, key: key, handlers: handlers))
             }
         }
-        guard let cache, keepsInstance || keepsByArguments else {
-            cache?.generation &+= 1
-            return taken
+        guard let cache else { return }
+        // Only a `.multiton` entry keeps instances by arguments (`inObjectScope` drops them before the
+        // scope changes).
+        let tookInstances = cache.appendDisposals(
+            to: &disposals,
+            key: key,
+            handlers: handlers,
+            instance: kind == .container,
+            byArguments: kind == .multiton
+        )
+        if tookInstances {
+            discardInstance()
+        } else {
+            cache.generation &+= 1
         }
-        if keepsInstance, let instance = cache.instance {
-            taken.append(Disposal(key: key, completion: cache.completion, handlers: handlers, instance: instance))
-        }
-        for kept in cache.byArguments.values {
-            if let instance = kept.instance {
-                taken.append(Disposal(key: key, completion: kept.completion, handlers: handlers, instance: instance))
-            }
-        }
-        discardInstance()
-        return taken
     }
 
     /// Drops the instance of the graph that ends, remembering it in the graph's `record` if it has one.

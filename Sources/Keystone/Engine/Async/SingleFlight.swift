@@ -334,29 +334,13 @@ final class SingleFlight: Sendable {
 extension Disposal {
     /// The disposal of the instance a creation in flight will make, taken by `dispose()` or
     /// `disposeAsync()` while the creation runs: that creation will not keep its instance, and runs its
-    /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run`` has nothing to do.
-    /// ``runAll`` waits for the creation, cancelled or not, so that `disposeAsync()` returns only once it
-    /// has ended, and then runs the asynchronous handlers on its instance. Numbered as the newest
+    /// synchronous handlers itself when it ends (`ServiceEntry.create`), so ``run()`` has nothing to do.
+    /// ``runAll()`` waits for the creation, cancelled or not, so that `disposeAsync()` returns only once
+    /// it has ended, and then runs the asynchronous handlers on its instance. Numbered as the newest
     /// completion: it completes after everything the container holds now. Making it is what takes the
     /// flight for disposal (``SingleFlight/isTakenForDisposal``).
-    init<Service>(awaiting flight: SingleFlight, key: ServiceKey, handlers: [DisposalHandler<Service>]) {
+    init(awaiting flight: SingleFlight, key: ServiceKey, handlers: DisposalHandlers?) {
         flight.takeForDisposal()
-        self.key = key
-        completion = .max
-        run = { [] }
-        runAll = {
-            guard case .success(let outcome) = await flight.outcome(), let made = outcome.value as? Service else {
-                return []
-            }
-            var failures: [DIError] = []
-            for case .async(let handler) in handlers {
-                do {
-                    try await handler(made)
-                } catch {
-                    failures.append(.factoryFailed(key: key, path: [], underlying: error))
-                }
-            }
-            return failures
-        }
+        self.init(key: key, completion: .max, flight: flight, handlers: handlers)
     }
 }
