@@ -275,9 +275,9 @@ public final class ServiceEntry<Service> {
         return self
     }
 
-    /// Appends `handler` to ``disposalHandlers``, erased to take the instance as `Any`: a disposal keeps
-    /// the instance it ends as `Any`, the registration's `Service` (``InstanceCache/takeInstances(into:key:handlers:byArguments:)``),
-    /// so the cast in each handler cannot fail.
+    /// Appends `handler`, erased to take the instance as `Any`, to ``disposalHandlers``. A disposal keeps
+    /// the instance it ends as `Any` holding the registration's `Service` (`InstanceCache.appendDisposals`,
+    /// `SingleFlight`'s outcome), so the cast in each handler cannot fail.
     private func addDisposalHandler(_ handler: DisposalHandlers.Handler) {
         if let handlers = extras?.disposalHandlers {
             handlers.append(handler)
@@ -364,7 +364,8 @@ final class InstanceCache<Held: HeldInstance> {
         if includesByArguments, !byArguments.isEmpty {
             for kept in byArguments.values {
                 if let taken = kept.instance.boxedInstance {
-                    disposals.append(Disposal(key: key, completion: kept.completion, instance: taken, handlers: handlers))
+                    let disposal = Disposal(key: key, completion: kept.completion, instance: taken, handlers: handlers)
+                    disposals.append(disposal)
                 }
             }
             took = true
