@@ -90,24 +90,17 @@ extension Container {
 }
 
 /// The disposal handlers of one registration, in the order added, with the service type erased: the
-/// entry's extras (which are not generic) hold them without a cast, and a disposal runs them on the
-/// instance it keeps as `Any`. Erased where they are added (`ServiceEntry.onDispose`), so that taking
-/// and running a disposal looks up no generic metadata (`request-scope` row).
-final class DisposalHandlers {
+/// entry's extras (which are not generic) hold them, and a disposal runs them on the instance it keeps as
+/// `Any`. Erased where they are added (`ServiceEntry.onDispose`), so that taking and running a disposal
+/// looks up no generic metadata (`request-scope` row: 9% of its instructions). A value: a disposal keeps a
+/// copy, one retained array.
+struct DisposalHandlers {
     enum Handler {
         case sync((Any) throws -> Void)
         case async(_ handler: nonisolated(nonsending) @Sendable (Any) async throws -> Void)
     }
 
-    private var handlers: [Handler]
-
-    init(_ first: Handler) {
-        handlers = [first]
-    }
-
-    func append(_ handler: Handler) {
-        handlers.append(handler)
-    }
+    var handlers: [Handler]
 
     /// Runs the synchronous handlers on `instance`; returns their errors, naming `key`.
     func runSync(on instance: Any, key: ServiceKey) -> [DIError] {

@@ -143,8 +143,9 @@ final class ResolutionState {
     /// The argument values of the `.multiton` creations in flight, innermost last: where `store` keeps
     /// a new `.multiton` instance, before its `initCompleted` actions run, as `.container` does.
     @usableFromInline var multitonKeys: [MultitonKey] = []
-    /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``.
-    @usableFromInline var completions: UInt64 = 0
+    /// How many `.container` and `.multiton` instances have completed: see ``nextCompletion()``. Unchecked,
+    /// as ``InstanceCache/completion`` is.
+    @exclusivity(unchecked) @usableFromInline var completions: UInt64 = 0
     /// What `verify()` and `dependencyGraph()` collect while they explore; `nil` otherwise. Read only
     /// where a resolve fails or is observed, never on the inlined path.
     var inspection: Inspection?
