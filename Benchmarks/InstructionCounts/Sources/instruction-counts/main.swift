@@ -114,6 +114,62 @@ func runTask(_ operation: @escaping @Sendable () async -> Void) {
     }
 }
 
+/// The request scope of the server example (`Examples/RequestScopes`), not gated: a child of the app
+/// container whose default scope is `.container`, three registrations with disposal handlers (one async),
+/// its synchronized view, one resolve through the view whose factories resolve the rest, then
+/// `disposeAsync()`. What the example's `/orders` route pays beyond its hand-wired twin.
+final class ServerLedger: Sendable {}
+final class ServerRequestID {
+    let ledger: ServerLedger
+    init(ledger: ServerLedger) { self.ledger = ledger }
+}
+final class ServerLogger: Sendable {}
+final class ServerUnitOfWork {
+    let id: ServerRequestID
+    let logger: ServerLogger
+    let store: Shared
+    init(id: ServerRequestID, logger: ServerLogger, store: Shared) {
+        self.id = id
+        self.logger = logger
+        self.store = store
+    }
+}
+@concurrent func serverScope(_ count: Int) async {
+    let app = Container()
+    app.register(ServerLedger.self) { _ in ServerLedger() }.inObjectScope(.container)
+    app.register(Shared.self) { _ in Shared() }.inObjectScope(.container)
+    let appView = app.synchronize()
+    expect(appView.resolve(Shared.self) != nil, "the app's store")
+    func handle() async -> Bool {
+        let request = Container(parent: app, defaultObjectScope: .container) { child in
+            child.register(ServerRequestID.self) { r in ServerRequestID(ledger: try r.resolveThrows(ServerLedger.self)) }
+                .onDispose { sink($0) }
+            child.register(ServerLogger.self) { _ in ServerLogger() }
+                .onDisposeAsync { sink($0) }
+            child.register(ServerUnitOfWork.self) { r in
+                ServerUnitOfWork(
+                    id: try r.resolveThrows(ServerRequestID.self),
+                    logger: try r.resolveThrows(ServerLogger.self),
+                    store: try r.resolveThrows(Shared.self)
+                )
+            }
+            .onDispose { sink($0) }
+        }
+        let services = request.synchronize()
+        let made = (try? services.resolveThrows(ServerUnitOfWork.self)) != nil
+        do {
+            try await request.disposeAsync()
+        } catch {
+            return false
+        }
+        return made
+    }
+    expect(await handle(), "one unit of work per request")
+    for _ in 0..<count {
+        sink(await handle())
+    }
+}
+
 /// Row 24 of the wall-clock benchmark (not gated: its count depends on how the tasks are scheduled): a
 /// new container whose async `.container` registration 100 child tasks resolve at once, one instance.
 @concurrent func asyncFirstHundred(_ count: Int) async {
@@ -363,6 +419,8 @@ case "async-cached":
     runTask { [count] in await asyncCached(count) }
 case "async-transient":
     runTask { [count] in await asyncTransient(count) }
+case "server-scope":
+    runTask { [count] in await serverScope(count) }
 case "actor-resolve":
     runTask { [count] in await actorResolve(count) }
 case "inject":
