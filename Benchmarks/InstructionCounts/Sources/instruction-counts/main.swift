@@ -142,8 +142,10 @@ final class ServerUnitOfWork {
     expect(appView.resolve(Shared.self) != nil, "the app's store")
     func handle() async -> Bool {
         let request = Container(parent: app, defaultObjectScope: .container) { child in
-            child.register(ServerRequestID.self) { r in ServerRequestID(ledger: try r.resolveThrows(ServerLedger.self)) }
-                .onDispose { sink($0) }
+            child.register(ServerRequestID.self) { r in
+                ServerRequestID(ledger: try r.resolveThrows(ServerLedger.self))
+            }
+            .onDispose { sink($0) }
             child.register(ServerLogger.self) { _ in ServerLogger() }
                 .onDisposeAsync { sink($0) }
             child.register(ServerUnitOfWork.self) { r in
