@@ -73,6 +73,9 @@ extension Container {
     private func takeDisposals() -> [Disposal] {
         withHierarchyLock {
             var disposals: [Disposal] = []
+            // Room for one instance per registration, the usual most: one allocation rather than one per
+            // doubling (`server-scope` row).
+            disposals.reserveCapacity(table.count)
             table.forEach { slot in
                 // A key forwarded to a parent's registration leads to the parent's instance: not this
                 // container's to end, unless the parent no longer reaches that registration.

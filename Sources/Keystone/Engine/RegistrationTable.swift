@@ -331,15 +331,43 @@ final class RegistrationTable {
     }
 
     /// Allocates the buffers of `capacity` free positions: `types` all 0, `hot` and `buckets`
-    /// uninitialized until their position is claimed (see ``Layout``).
+    /// uninitialized until their position is claimed (see ``Layout``). One allocation holds the three,
+    /// `types` first (a new child container's table: two allocations fewer, `server-scope` row); each
+    /// part starts at a multiple of its alignment, and ``deallocateBuffers(types:)`` frees them together.
     fileprivate static func makeBuffers(
         capacity: Int
     ) -> (UnsafeMutablePointer<UInt>, UnsafeMutablePointer<HotSlot>, UnsafeMutablePointer<Registrations?>) {
-        let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+        let (hotOffset, bucketsOffset, size) = bufferOffsets(capacity: capacity)
+        let alignment = max(
+            MemoryLayout<UInt>.alignment,
+            MemoryLayout<HotSlot>.alignment,
+            MemoryLayout<Registrations?>.alignment
+        )
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: alignment)
+        let types = raw.bindMemory(to: UInt.self, capacity: capacity)
         types.initialize(repeating: 0, count: capacity)
-        let hot = UnsafeMutablePointer<HotSlot>.allocate(capacity: capacity)
-        let buckets = UnsafeMutablePointer<Registrations?>.allocate(capacity: capacity)
+        let hot = (raw + hotOffset).bindMemory(to: HotSlot.self, capacity: capacity)
+        let buckets = (raw + bucketsOffset).bindMemory(to: Registrations?.self, capacity: capacity)
         return (types, hot, buckets)
+    }
+
+    /// Where `hot` and `buckets` start in the one allocation of `capacity` positions, and its size.
+    private static func bufferOffsets(capacity: Int) -> (hot: Int, buckets: Int, size: Int) {
+        func aligned(_ offset: Int, to alignment: Int) -> Int {
+            (offset + alignment - 1) / alignment * alignment
+        }
+        let hot = aligned(MemoryLayout<UInt>.stride * capacity, to: MemoryLayout<HotSlot>.alignment)
+        let buckets = aligned(
+            hot + MemoryLayout<HotSlot>.stride * capacity,
+            to: MemoryLayout<Registrations?>.alignment
+        )
+        return (hot, buckets, buckets + MemoryLayout<Registrations?>.stride * capacity)
+    }
+
+    /// Frees the one allocation `makeBuffers` made, which starts at `types`; every claimed position was
+    /// deinitialized first.
+    private static func deallocateBuffers(types: UnsafeMutablePointer<UInt>) {
+        UnsafeMutableRawPointer(types).deallocate()
     }
 
     /// Frees buffers made by `makeBuffers`, deinitializing the positions ever claimed (a service type in
@@ -354,9 +382,7 @@ final class RegistrationTable {
             _ = (hot + index).move()
             _ = (buckets + index).move()
         }
-        types.deallocate()
-        hot.deallocate()
-        buckets.deallocate()
+        deallocateBuffers(types: types)
     }
 
     /// The slot registered under `key`.
@@ -558,8 +584,6 @@ final class RegistrationTable {
             layout.occupied += 1
         }
         // Every claimed position was moved out or deinitialized: nothing is left to destroy.
-        oldTypes.deallocate()
-        oldHot.deallocate()
-        oldBuckets.deallocate()
+        Self.deallocateBuffers(types: oldTypes)
     }
 }
