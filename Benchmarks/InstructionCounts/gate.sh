@@ -21,7 +21,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 budgets="$here/budget.tsv"
 scenarios=(app-launch:10 transient container counted-container counted-typed graph named argument three-arguments child great-grandchild chain fan-out failed
     synchronized-container synchronized-transient register startup inject resolve-all multiton-hit multiton-hit-struct:200
-    multiton-hit-two-arguments:200 request-scope
+    multiton-hit-two-arguments:200 request-scope server-scope
     async-cached:10000 async-transient:10000 actor-resolve:10000)
 
 swift build -c release --package-path "$here" > /dev/null
