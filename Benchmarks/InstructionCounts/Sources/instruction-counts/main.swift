@@ -115,7 +115,8 @@ func runTask(_ operation: @escaping @Sendable () async -> Void) {
 }
 
 /// The request scope of the server example (`Examples/RequestScopes`), not gated: a child of the app
-/// container whose default scope is `.container`, three registrations with disposal handlers (one async),
+/// container (which validates scopes) whose default scope is `.container`, three registrations with
+/// disposal handlers (one async),
 /// its synchronized view, one resolve through the view whose factories resolve the rest, then
 /// `disposeAsync()`. What the example's `/orders` route pays beyond its hand-wired twin.
 final class ServerLedger: Sendable {}
@@ -136,6 +137,8 @@ final class ServerUnitOfWork {
 }
 @concurrent func serverScope(_ count: Int) async {
     let app = Container()
+    // As the example's app container: every resolve of its hierarchy is checked for captive dependencies.
+    app.validatesScopes = true
     app.register(ServerLedger.self) { _ in ServerLedger() }.inObjectScope(.container)
     app.register(Shared.self) { _ in Shared() }.inObjectScope(.container)
     let appView = app.synchronize()
