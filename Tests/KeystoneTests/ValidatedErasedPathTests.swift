@@ -3,10 +3,11 @@ import Testing
 
 @testable import Keystone
 
-// A resolve made while scopes are validated (`validatesScopes`) is served by the erased path when its key
-// is registered directly (`Container.serveObserved`): checked for captive dependencies, counted when
-// resolutions are counted too, then resolved by the resolve compiled for its service. Everything else it
-// meets (forwarded keys, wrappers, misses, graph identifiers) is left to the typed path.
+// A resolve made while scopes are validated (`validatesScopes`), or counted inside a call (a factory's
+// resolve through its `any Resolver`), is served by the erased path when its key is registered directly
+// (`Container.serveObserved`): checked for captive dependencies, counted when resolutions are counted,
+// then resolved by the resolve compiled for its service. Everything else it meets (forwarded keys,
+// wrappers, misses, graph identifiers) is left to the typed path.
 
 private final class VEPStore {}
 private final class VEPRequest {
@@ -21,7 +22,7 @@ private func reportLine(of type: Any.Type, in container: Container) -> Substring
     container.statusReport().split(separator: "\n").first { $0.hasPrefix("• \(type) ") }
 }
 
-@Suite("Validated resolves on the erased path", .tags(.engine))
+@Suite("Validated and counted resolves on the erased path", .tags(.engine))
 struct ValidatedErasedPathTests {
     @Test("Counted while validating: every resolve through a factory's resolver is counted once")
     func countsThroughFactoriesWhileValidating() throws {
@@ -35,6 +36,24 @@ struct ValidatedErasedPathTests {
             #expect(view.resolve(VEPRequest.self) != nil)
         }
         #expect(reportLine(of: VEPRequest.self, in: container)?.contains("resolved 3 times") == true)
+        #expect(reportLine(of: VEPStore.self, in: container)?.contains("resolved 3 times") == true)
+    }
+
+    @Test("Counted without validating: top-level and factory resolves are each counted once")
+    func countsThroughFactoriesWithoutValidating() {
+        let container = Container()
+        container.countsResolutions = true
+        container.register(VEPStore.self) { _ in VEPStore() }
+        container.register(VEPRequest.self) { r in VEPRequest(store: r.resolve(VEPStore.self)!) }
+        container.register(VEPThing.self) { r in
+            _ = r.resolve(VEPRequest.self)
+            _ = r.resolve(VEPStore.self)
+            return VEPThing()
+        }
+        #expect(container.resolve(VEPThing.self) != nil)
+        #expect(container.synchronize().resolve(VEPRequest.self) != nil)
+        #expect(reportLine(of: VEPThing.self, in: container)?.contains("resolved 1 time") == true)
+        #expect(reportLine(of: VEPRequest.self, in: container)?.contains("resolved 2 times") == true)
         #expect(reportLine(of: VEPStore.self, in: container)?.contains("resolved 3 times") == true)
     }
 

@@ -311,6 +311,21 @@ case "chain":
         .inObjectScope(.transient)
     }
     repeatCount { sink(c.resolve((any Service).self, name: "0")) }
+case "counted-chain", "validated-chain":
+    // Not gated: `chain` while resolves are counted (as `DIActor`'s container counts them) or validated.
+    let c = Container()
+    if arguments[1] == "counted-chain" {
+        c.countsResolutions = true
+    } else {
+        c.validatesScopes = true
+    }
+    for index in 0..<10 {
+        c.register((any Service).self, name: "\(index)") { r in
+            Node(next: index < 9 ? r.resolve((any Service).self, name: "\(index + 1)") : nil)
+        }
+        .inObjectScope(.transient)
+    }
+    repeatCount { sink(c.resolve((any Service).self, name: "0")) }
 case "fan-out":
     let c = Container()
     c.register(Plain.self) { _ in Plain() }
