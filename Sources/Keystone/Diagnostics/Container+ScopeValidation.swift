@@ -34,7 +34,10 @@ extension Container {
     /// way this resolve goes on. Only the typed path calls it, and only does something while inspecting
     /// or validating.
     func checkScope(of entry: any AnyServiceEntry, as key: ServiceKey) {
-        guard hierarchy.isInspecting || hierarchy.validatesScopes, let depth = entry.owner?.depth else { return }
+        // A registration of the root container (depth 0) has no container above it to be captive in.
+        guard hierarchy.isInspecting || hierarchy.validatesScopes, let depth = entry.owner?.depth, depth > 0 else {
+            return
+        }
         let state = hierarchy.state
         guard let holder = state.innermostHolder(above: depth) else { return }
         // The path in flight: the asynchronous resolution's creations, then the frames.
