@@ -73,9 +73,10 @@ extension Container {
     private func takeDisposals() -> [Disposal] {
         withHierarchyLock {
             var disposals: [Disposal] = []
-            // Room for one instance per registration, the usual most: one allocation rather than one per
-            // doubling (`server-scope` row).
-            disposals.reserveCapacity(table.count)
+            // Room for one instance per registration, the usual most, up to 32: a request scope's few
+            // disposals in one allocation rather than one per doubling (`server-scope` row), and no large
+            // one for a container of many registrations and few instances.
+            disposals.reserveCapacity(min(table.count, 32))
             table.forEach { slot in
                 // A key forwarded to a parent's registration leads to the parent's instance: not this
                 // container's to end, unless the parent no longer reaches that registration.
