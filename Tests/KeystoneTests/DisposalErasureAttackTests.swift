@@ -91,9 +91,14 @@ private func failedLabels(_ error: DIError) -> [String] {
     }
 }
 
+/// The name of `type` as written in source: an optimized build prints a private type with its discriminator.
+private func shown(_ type: Any.Type) -> String {
+    String(describing: type).replacing(/\((\w+) in _[0-9A-F]+\)/) { $0.1 }
+}
+
 /// A description of an object that tells it apart from every other live object.
 private func identity(_ object: AnyObject) -> String {
-    "\(type(of: object))@\(UInt(bitPattern: ObjectIdentifier(object).hashValue))"
+    "\(shown(type(of: object)))@\(UInt(bitPattern: ObjectIdentifier(object).hashValue))"
 }
 
 /// Registers `make` as `type` in `.container`, and again with an `Int` argument in `.multiton`, each with a
@@ -158,19 +163,19 @@ struct DisposalErasureAttackTests {
             Ticket.self,
             typeName: "Ticket ",
             make: { Ticket(id: serial.next()) },
-            describe: { "\(type(of: $0)) \($0.id)" }
+            describe: { "\(shown(type(of: $0))) \($0.id)" }
         )
         try await expectHandlersSee(
             Mood.self,
             typeName: "Mood ",
             make: { .loud(serial.next()) },
-            describe: { "\(type(of: $0)) \($0)" }
+            describe: { "\(shown(type(of: $0))) \($0)" }
         )
         try await expectHandlersSee(
             Mood.self,
             typeName: "Mood calm",
             make: { .calm },
-            describe: { "\(type(of: $0)) \($0)" }
+            describe: { "\(shown(type(of: $0))) \($0)" }
         )
         try await expectHandlersSee(
             Crate<Int>.self,
@@ -188,7 +193,7 @@ struct DisposalErasureAttackTests {
             Any.Type.self,
             typeName: "Parcel",
             make: { Parcel.self },
-            describe: { "\($0) \($0 == Parcel.self)" }
+            describe: { "\(shown($0)) \($0 == Parcel.self)" }
         )
     }
 
@@ -200,28 +205,28 @@ struct DisposalErasureAttackTests {
             typeName: "Parcel@",
             make: { Parcel(serial.next()) },
             describe: { value in
-                guard let box = value as? Parcel else { return "not a Parcel: \(type(of: value))" }
-                return identity(box) + " \(type(of: value)) \(identity(value as AnyObject))"
+                guard let box = value as? Parcel else { return "not a Parcel: \(shown(type(of: value)))" }
+                return identity(box) + " \(shown(type(of: value))) \(identity(value as AnyObject))"
             }
         )
         try await expectHandlersSee(
             Any.self,
             typeName: "Ticket ",
             make: { Ticket(id: serial.next()) },
-            describe: { value in "\(type(of: value)) \((value as? Ticket)?.id ?? -1)" }
+            describe: { value in "\(shown(type(of: value))) \((value as? Ticket)?.id ?? -1)" }
         )
         // An `Any` holding an empty optional: the handler must see the optional, not "no instance".
         try await expectHandlersSee(
             Any.self,
             typeName: "Optional<Int> nil true",
             make: { Int?.none as Any },
-            describe: { value in "\(type(of: value)) \(value) \(value is Int?)" }
+            describe: { value in "\(shown(type(of: value))) \(value) \(value is Int?)" }
         )
         try await expectHandlersSee(
             Any.self,
             typeName: "Optional<Ticket> Optional(",
             make: { Ticket?.some(Ticket(id: serial.next())) as Any },
-            describe: { value in "\(type(of: value)) \(value)" }
+            describe: { value in "\(shown(type(of: value))) \(value)" }
         )
         try await expectHandlersSee(
             AnyObject.self,
@@ -233,19 +238,19 @@ struct DisposalErasureAttackTests {
             (any Named).self,
             typeName: "Badge ",
             make: { Badge(name: "b\(serial.next())", number: 0) },
-            describe: { "\(type(of: $0)) \($0.name) \($0 is Badge)" }
+            describe: { "\(shown(type(of: $0))) \($0.name) \($0 is Badge)" }
         )
         try await expectHandlersSee(
             (any Named & Numbered).self,
             typeName: "Badge ",
             make: { Badge(name: "c", number: serial.next()) },
-            describe: { "\(type(of: $0)) \($0.name) \($0.number)" }
+            describe: { "\(shown(type(of: $0))) \($0.name) \($0.number)" }
         )
         try await expectHandlersSee(
             (any Named & Sendable).self,
             typeName: "Badge ",
             make: { Badge(name: "d\(serial.next())", number: 1) },
-            describe: { "\(type(of: $0)) \($0.name)" }
+            describe: { "\(shown(type(of: $0))) \($0.name)" }
         )
     }
 
@@ -256,49 +261,51 @@ struct DisposalErasureAttackTests {
             Int?.self,
             typeName: "Optional<Int> nil",
             make: { nil },
-            describe: { "\(type(of: $0)) \(String(describing: $0)) \($0 == nil)" }
+            describe: { "\(shown(type(of: $0))) \(String(describing: $0)) \($0 == nil)" }
         )
         try await expectHandlersSee(
             Int?.self,
             typeName: "Optional<Int> Optional(",
             make: { serial.next() },
-            describe: { "\(type(of: $0)) \(String(describing: $0))" }
+            describe: { "\(shown(type(of: $0))) \(String(describing: $0))" }
         )
         try await expectHandlersSee(
             Int??.self,
             typeName: "Optional<Optional<Int>> Optional(nil) false",
             make: { .some(nil) },
-            describe: { "\(type(of: $0)) \(String(describing: $0)) \($0 == nil)" }
+            describe: { "\(shown(type(of: $0))) \(String(describing: $0)) \($0 == nil)" }
         )
         try await expectHandlersSee(
             Int??.self,
             typeName: "Optional<Optional<Int>> nil true",
             make: { nil },
-            describe: { "\(type(of: $0)) \(String(describing: $0)) \($0 == nil)" }
+            describe: { "\(shown(type(of: $0))) \(String(describing: $0)) \($0 == nil)" }
         )
         try await expectHandlersSee(
             Parcel?.self,
             typeName: "Optional<Parcel> Parcel@",
             make: { Parcel(serial.next()) },
-            describe: { "\(type(of: $0)) " + ($0.map { identity($0) } ?? "nil") }
+            describe: { "\(shown(type(of: $0))) " + ($0.map { identity($0) } ?? "nil") }
         )
         try await expectHandlersSee(
             Parcel?.self,
             typeName: "Optional<Parcel> nil",
             make: { nil },
-            describe: { "\(type(of: $0)) " + ($0.map { identity($0) } ?? "nil") }
+            describe: { "\(shown(type(of: $0))) " + ($0.map { identity($0) } ?? "nil") }
         )
         try await expectHandlersSee(
             (any Named)?.self,
             typeName: "Optional<",
             make: { Badge(name: "e", number: serial.next()) },
-            describe: { value in "\(type(of: value)) " + (value.map { "\(type(of: $0)) \($0.name)" } ?? "nil") }
+            describe: { value in
+                "\(shown(type(of: value))) " + (value.map { "\(shown(type(of: $0))) \($0.name)" } ?? "nil")
+            }
         )
         try await expectHandlersSee(
             Any?.self,
             typeName: "Optional<Any> Optional(nil)",
             make: { .some(Int?.none as Any) },
-            describe: { "\(type(of: $0)) \(String(describing: $0))" }
+            describe: { "\(shown(type(of: $0))) \(String(describing: $0))" }
         )
     }
 
@@ -309,13 +316,13 @@ struct DisposalErasureAttackTests {
             (Int, String).self,
             typeName: "(Int, String) ",
             make: { (serial.next(), "t") },
-            describe: { "\(type(of: $0)) \($0.0) \($0.1)" }
+            describe: { "\(shown(type(of: $0))) \($0.0) \($0.1)" }
         )
         try await expectHandlersSee(
             (Parcel, Ticket?).self,
             typeName: "(Parcel, Optional<Ticket>) Parcel@",
             make: { (Parcel(serial.next()), nil) },
-            describe: { "\(type(of: $0)) \(identity($0.0)) \(String(describing: $0.1))" }
+            describe: { "\(shown(type(of: $0))) \(identity($0.0)) \(String(describing: $0.1))" }
         )
         try await expectHandlersSee(
             ((Int) -> Int).self,
@@ -324,7 +331,7 @@ struct DisposalErasureAttackTests {
                 let offset = serial.next()
                 return { $0 + offset }
             },
-            describe: { "\(type(of: $0)) \($0(1000))" }
+            describe: { "\(shown(type(of: $0))) \($0(1000))" }
         )
         try await expectHandlersSee(
             (@Sendable () throws -> String).self,
@@ -333,7 +340,7 @@ struct DisposalErasureAttackTests {
                 let id = serial.next()
                 return { "f\(id)" }
             },
-            describe: { "\(type(of: $0)) \((try? $0()) ?? "threw")" }
+            describe: { "\(shown(type(of: $0))) \((try? $0()) ?? "threw")" }
         )
     }
 
@@ -867,9 +874,9 @@ struct DisposalErasureAsyncTests {
             .onDispose { ran.record("s1 \(($0 as? Ticket)?.id ?? -1)") }
             .onDisposeAsync {
                 await Task.yield()
-                ran.record("a2 \(type(of: $0))")
+                ran.record("a2 \(shown(type(of: $0)))")
             }
-            .onDispose { ran.record("s2 \(type(of: $0))") }
+            .onDispose { ran.record("s2 \(shown(type(of: $0)))") }
         _ = try container.resolveThrows(Any.self, argument: 1)
         try container.dispose()
         #expect(ran.all == ["s1 1", "s2 Ticket"])
@@ -970,32 +977,34 @@ struct DisposalErasureAsyncTests {
         try await Self.expectFlightDisposed(
             Any.self,
             make: { Parcel($0) as Any },
-            describe: { value in "\(type(of: value)) " + ((value as? Parcel).map { identity($0) } ?? "not a Parcel") }
+            describe: { value in
+                "\(shown(type(of: value))) " + ((value as? Parcel).map { identity($0) } ?? "not a Parcel")
+            }
         )
         try await Self.expectFlightDisposed(
             Int?.self,
             make: { $0 == 1 ? nil : $0 },
-            describe: { "\(type(of: $0)) \(String(describing: $0))" }
+            describe: { "\(shown(type(of: $0))) \(String(describing: $0))" }
         )
         try await Self.expectFlightDisposed(
             Any.self,
             make: { $0 == 1 ? Int?.none as Any : $0 as Any },
-            describe: { "\(type(of: $0)) \($0)" }
+            describe: { "\(shown(type(of: $0))) \($0)" }
         )
         try await Self.expectFlightDisposed(
             (any Named & Sendable).self,
             make: { Badge(name: "n\($0)", number: $0) },
-            describe: { "\(type(of: $0)) \($0.name)" }
+            describe: { "\(shown(type(of: $0))) \($0.name)" }
         )
         try await Self.expectFlightDisposed(
             (Int, Ticket?).self,
             make: { ($0, $0 == 1 ? nil : Ticket(id: $0)) },
-            describe: { "\(type(of: $0)) \($0.0) \(String(describing: $0.1))" }
+            describe: { "\(shown(type(of: $0))) \($0.0) \(String(describing: $0.1))" }
         )
         try await Self.expectFlightDisposed(
             (@Sendable (Int) -> Int).self,
             make: { offset in { $0 + offset } },
-            describe: { "\(type(of: $0)) \($0(100))" }
+            describe: { "\(shown(type(of: $0))) \($0(100))" }
         )
     }
 
@@ -1086,7 +1095,7 @@ struct DisposalErasureAsyncTests {
                 release: release,
                 seen: seen,
                 make: { Ticket(id: $0) },
-                describe: { "\(type(of: $0)) \(($0 as? Ticket)?.id ?? -1)" }
+                describe: { "\(shown(type(of: $0))) \(($0 as? Ticket)?.id ?? -1)" }
             )
             let view = container.synchronize()
             let pending = Task { (try await view.resolveAsync(Any.self, argument: 1) as? Ticket)?.id }
@@ -1114,7 +1123,7 @@ struct DisposalErasureConcurrencyTests {
         container.register(Any.self, name: "any") { _ in Parcel(serial.next()) }
             .inObjectScope(.container)
             .onDispose { value in
-                guard let box = value as? Parcel else { return wrongType.record("\(type(of: value))") }
+                guard let box = value as? Parcel else { return wrongType.record("\(shown(type(of: value)))") }
                 ends.add(box.id)
             }
         container.register(Int?.self) { (_, n: Int) in serial.next() }
@@ -1126,7 +1135,7 @@ struct DisposalErasureConcurrencyTests {
         container.register((any Named).self) { (_, n: Int, s: String) in Badge(name: s, number: serial.next()) }
             .inObjectScope(.multiton)
             .onDispose { value in
-                guard let badge = value as? Badge else { return wrongType.record("\(type(of: value))") }
+                guard let badge = value as? Badge else { return wrongType.record("\(shown(type(of: value)))") }
                 ends.add(badge.number)
             }
         let view = container.synchronize()
@@ -1218,17 +1227,21 @@ struct DisposalErasureConcurrencyTests {
             .inObjectScope(.multiton)
             .onDispose { runs.add($0.id) }
         let view = container.synchronize()
-        nonisolated(unsafe) let disposable = container
-        DispatchQueue.concurrentPerform(iterations: 2) { worker in
-            for step in 0..<2000 {
-                if worker == 0 {
-                    entry.onDispose { _ in }
-                } else {
-                    _ = view.resolve(Parcel.self, argument: step % 8)
-                    try? disposable.dispose()
-                }
+        let done = Counter()
+        let adding = DispatchGroup()
+        // Adds handlers on another thread for as long as this one resolves and disposes.
+        DispatchQueue.global().async(group: adding) {
+            while done.count == 0 {
+                entry.onDispose { _ in }
+                usleep(20)
             }
         }
+        for step in 0..<300 {
+            _ = view.resolve(Parcel.self, argument: step % 8)
+            try container.dispose()
+        }
+        done.increment()
+        adding.wait()
         try container.dispose()
         #expect(runs.total == serial.count)
     }
