@@ -229,6 +229,29 @@ func repeatCount(_ body: () -> Void) {
 // Scenarios written as functions of their own: the driver's `main` stays the size it was, and the
 // optimizer's inlining into it (which moves other rows, `inject` by 7%) does not change with them.
 
+/// Not gated: `chain` while resolves are counted (as `DIActor`'s container counts them) or validated.
+@inline(never) func observedChain(counting: Bool) {
+    let c = Container()
+    if counting {
+        c.countsResolutions = true
+    } else {
+        c.validatesScopes = true
+    }
+    for index in 0..<10 {
+        c.register((any Service).self, name: "\(index)") { r in
+            Node(next: index < 9 ? r.resolve((any Service).self, name: "\(index + 1)") : nil)
+        }
+        .inObjectScope(.transient)
+    }
+    repeatCount { sink(c.resolve((any Service).self, name: "0")) }
+}
+
+/// `@Inject` of a service of the process-wide container, read as a view is made.
+@inline(never) func injectProperty() {
+    DependencyRegistry.register { Shared() }
+    repeatCount { sink(Screen()) }
+}
+
 /// A `.multiton` hit whose one argument is a struct: its key is a box of the struct's type.
 @inline(never) func multitonHitWithStruct() {
     let c = Container()
@@ -312,20 +335,7 @@ case "chain":
     }
     repeatCount { sink(c.resolve((any Service).self, name: "0")) }
 case "counted-chain", "validated-chain":
-    // Not gated: `chain` while resolves are counted (as `DIActor`'s container counts them) or validated.
-    let c = Container()
-    if arguments[1] == "counted-chain" {
-        c.countsResolutions = true
-    } else {
-        c.validatesScopes = true
-    }
-    for index in 0..<10 {
-        c.register((any Service).self, name: "\(index)") { r in
-            Node(next: index < 9 ? r.resolve((any Service).self, name: "\(index + 1)") : nil)
-        }
-        .inObjectScope(.transient)
-    }
-    repeatCount { sink(c.resolve((any Service).self, name: "0")) }
+    observedChain(counting: arguments[1] == "counted-chain")
 case "fan-out":
     let c = Container()
     c.register(Plain.self) { _ in Plain() }
@@ -444,8 +454,7 @@ case "server-scope":
 case "actor-resolve":
     runTask { [count] in await actorResolve(count) }
 case "inject":
-    DependencyRegistry.register { Shared() }
-    repeatCount { sink(Screen()) }
+    injectProperty()
 default:
     fatalError("unknown scenario \(arguments[1])")
 }
