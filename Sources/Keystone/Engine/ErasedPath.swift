@@ -41,8 +41,7 @@ extension Container {
             return false
         }
         let entry = slot.entry
-        noteResolution(of: entry, as: request.key)
-        checkScope(of: entry, as: request.key)
+        observe(entry, as: request.key)
         try entry.resolveErased(entry, self, request.key, request.arguments, resolver, request.result)
         return true
     }

@@ -42,6 +42,15 @@ extension Container {
         }
     }
 
+    /// What an observed resolve of `entry`, found under `key`, does before it resolves: it is counted or
+    /// recorded (``noteResolution(of:as:)``) and checked for captive dependencies (``checkScope(of:as:)``).
+    /// The typed path and the erased one (``serveObserved(_:handing:)``) both call it.
+    @usableFromInline
+    func observe(_ entry: any AnyServiceEntry, as key: ServiceKey) {
+        noteResolution(of: entry, as: key)
+        checkScope(of: entry, as: key)
+    }
+
     /// Every resolve the inlined path does not serve, with what the lookup of `key` `found`: forwarded
     /// keys, wrappers, graph identifiers, misses, and resolves being inspected.
     @usableFromInline
@@ -56,8 +65,7 @@ extension Container {
             return try resolveUnregistered(key, arguments: arguments, resolver: resolver)
         case .registered(let object, _):
             let entry = object as! ServiceEntry<Service>
-            noteResolution(of: entry, as: key)
-            checkScope(of: entry, as: key)
+            observe(entry, as: key)
             return try hierarchy.state.resolve(entry, as: key, arguments: arguments, resolver: resolver)
         case .forwarded:
             // The slot says which entry the key is forwarded to.
@@ -96,8 +104,7 @@ extension Container {
         resolver: any Resolver
     ) throws(DIError) -> Service {
         let state = hierarchy.state
-        noteResolution(of: entry, as: key)
-        checkScope(of: entry, as: key)
+        observe(entry, as: key)
         let instance = try state.withCall { () throws(DIError) in
             try entry.resolveForwarded(as: key, arguments: arguments, state: state, resolver: resolver)
         }
