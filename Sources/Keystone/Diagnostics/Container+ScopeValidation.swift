@@ -31,8 +31,9 @@ extension Container {
     /// instance a container keeps (`.container`, `.multiton`) belongs to a container above `entry`'s.
     /// Inspection notes the captive dependency; validation records it as the failure of the top-level
     /// call, which taints every frame in flight (nothing is kept) and fails the call when it ends. Either
-    /// way this resolve goes on. Only the typed path calls it, and only does something while inspecting
-    /// or validating.
+    /// way this resolve goes on. Called through ``observe(_:as:)``, by the typed path and by the erased
+    /// one while resolves are observed (``serveObserved(_:handing:)``); does something only while
+    /// inspecting or validating.
     func checkScope(of entry: any AnyServiceEntry, as key: ServiceKey) {
         // A registration of the root container (depth 0) has no container above it to be captive in.
         guard hierarchy.isInspecting || hierarchy.validatesScopes, let depth = entry.owner?.depth, depth > 0 else {

@@ -25,10 +25,10 @@ extension Container {
     /// counted and checked as the typed path would, then resolved by the resolve compiled for its
     /// service. Through `any Resolver`, the typed path runs generic code, which looks up generic metadata
     /// at every step: `server-scope` (the example server's request scope, which validates) 60,735
-    /// instructions a request there, 39,207 here; `counted-chain` (`chain` while counting, as every
-    /// `DIActor` container does) 41,073 there, 23,598 here. Everything else goes to the typed path:
+    /// instructions a request there, 38,268 here; `counted-chain` (`chain` while counting, as every
+    /// `DIActor` container does) 41,073 there, 23,547 here. Everything else goes to the typed path:
     /// inspected resolves, and counted top-level ones, whose typed path is specialized in the caller and
-    /// costs less than finding the slot here (`counted-container` 768 instructions here, 472 there).
+    /// costs less than finding the slot here (`counted-container` 768 instructions here, 473 there).
     /// Out of line, so that the unobserved path stays as it was (`container` row +17% with this inlined).
     @usableFromInline @inline(never)
     func serveObserved(_ request: _ResolutionRequest, handing resolver: ResolverReference) throws(DIError) -> Bool {

@@ -45,7 +45,6 @@ extension Container {
     /// What an observed resolve of `entry`, found under `key`, does before it resolves: it is counted or
     /// recorded (``noteResolution(of:as:)``) and checked for captive dependencies (``checkScope(of:as:)``).
     /// The typed path and the erased one (``serveObserved(_:handing:)``) both call it.
-    @usableFromInline
     func observe(_ entry: any AnyServiceEntry, as key: ServiceKey) {
         noteResolution(of: entry, as: key)
         checkScope(of: entry, as: key)
