@@ -50,6 +50,21 @@ enum MultitonKey: Hashable {
         }
     }
 
+    // Dictionary hashes a key with `_rawHashValue(seed:)`. Each case hands it to its payload, so that an
+    // `Int` key takes `Int`'s one-shot hash of a single word instead of a `Hasher` seeded, fed and
+    // finalized (`multiton-hit` row: 812 instructions against 878; `multiton-hit-struct` 1,546 against
+    // 1,599). A key of one case never equals one of another, so their hashes need not differ; equal keys
+    // have equal payloads, and so equal hashes.
+    @inlinable
+    func _rawHashValue(seed: Int) -> Int {
+        switch self {
+        case .none: 0._rawHashValue(seed: seed)
+        case .int(let value): value._rawHashValue(seed: seed)
+        case .string(let value): value._rawHashValue(seed: seed)
+        case .boxed(let box): box.rawHashValue(seed: seed)
+        }
+    }
+
     /// `arguments` (the packed arguments of a resolve of `key`) as a key: the argument itself for one,
     /// the array of them for several, one constant for none. Throws ``DIError/invalidUsage(message:)``
     /// naming the first argument whose type is not `Hashable`.
@@ -146,6 +161,12 @@ class MultitonKeyBox {
     func hash(into hasher: inout Hasher) {
         fatalError("MultitonKeyBox is abstract")
     }
+
+    /// The value's own `_rawHashValue(seed:)`: see ``MultitonKey``'s.
+    @usableFromInline
+    func rawHashValue(seed: Int) -> Int {
+        fatalError("MultitonKeyBox is abstract")
+    }
 }
 
 /// A ``MultitonKeyBox`` of a `Hashable` type, compared with that type's `==`.
@@ -167,5 +188,10 @@ final class TypedKeyBox<Value: Hashable>: MultitonKeyBox {
     @usableFromInline
     override func hash(into hasher: inout Hasher) {
         hasher.combine(value)
+    }
+
+    @usableFromInline
+    override func rawHashValue(seed: Int) -> Int {
+        value._rawHashValue(seed: seed)
     }
 }
