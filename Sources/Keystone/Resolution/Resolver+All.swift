@@ -77,22 +77,27 @@ extension Container {
                 var count = 0
                 do throws(DIError) {
                     try withCall(for: resolver) { () throws(DIError) in
-                        for index in slots.indices {
-                            do throws(DIError) {
-                                try resolveOne(
-                                    slots[index],
-                                    // A factory that registered meanwhile may have changed what a key leads to.
-                                    isCurrent: registrationsSignature() == unchanged,
-                                    reference: reference,
-                                    resolver: resolver,
-                                    into: storage + count
-                                )
-                                count += 1
-                            } catch {
-                                if stoppingAtFailure {
-                                    throw error
+                        // Each slot is read in place: a copy of it retained and released its entry and key
+                        // (`resolve-all` row: 16,215 instructions against 16,455).
+                        try slots.withUnsafeBufferPointer { (slots) throws(DIError) in
+                            for slot in slots.indices {
+                                do throws(DIError) {
+                                    try resolveOne(
+                                        slots.baseAddress.unsafelyUnwrapped + slot,
+                                        // A factory that registered meanwhile may have changed what a key
+                                        // leads to.
+                                        isCurrent: registrationsSignature() == unchanged,
+                                        reference: reference,
+                                        resolver: resolver,
+                                        into: storage + count
+                                    )
+                                    count += 1
+                                } catch {
+                                    if stoppingAtFailure {
+                                        throw error
+                                    }
+                                    Log.failure(error)
                                 }
-                                Log.failure(error)
                             }
                         }
                     }
@@ -149,20 +154,18 @@ extension Container {
     /// (this function is not specialized for `Service`, that closure is), else on the typed path, which
     /// looks it up again. The caller holds the lock.
     private func resolveOne<Service>(
-        _ slot: Slot,
+        _ slot: UnsafePointer<Slot>,
         isCurrent: Bool,
         reference: ResolverReference?,
         resolver: any Resolver,
         into result: UnsafeMutablePointer<Service>
     ) throws(DIError) {
-        let key = slot.key
-        if let reference, isCurrent, !slot.isForwarded, !hierarchy.needsAttention {
-            let entry = slot.entry
+        if let reference, isCurrent, !slot.pointee.isForwarded, !hierarchy.needsAttention {
             try withUnsafePointer(to: ()) { (arguments) throws(DIError) in
-                try entry.resolveErased(
-                    entry as AnyObject,
+                try slot.pointee.entry.resolveErased(
+                    slot.pointee.entry as AnyObject,
                     self,
-                    key,
+                    slot.pointee.key,
                     UnsafeRawPointer(arguments),
                     reference,
                     UnsafeMutableRawPointer(result)
@@ -170,7 +173,7 @@ extension Container {
             }
             return
         }
-        result.initialize(to: try resolve(key, arguments: (), resolver: resolver))
+        result.initialize(to: try resolve(slot.pointee.key, arguments: (), resolver: resolver))
     }
 
     /// The slots of `serviceType` without arguments that this container and its ancestors hold, every
