@@ -24,40 +24,8 @@ scenarios=(app-launch:10 transient container counted-container counted-typed gra
     multiton-hit-two-arguments:200 request-scope server-scope
     async-cached:10000 async-transient:10000 actor-resolve:10000)
 
-swift build -c release --package-path "$here" > /dev/null
-binary="$(swift build -c release --package-path "$here" --show-bin-path)/instruction-counts"
-
-# Sets `count` to the instructions callgrind collected for one run of scenario `$1` with `$2` operations.
-# Stops the gate (exit 2) when valgrind or the scenario fails or prints no count: a tool that fails must
-# never pass for a cheap scenario. (Not called in `$( )`: a subshell would not stop the script.)
-count=
-instructions() {
-    local output status=0
-    output="$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1)" || status=$?
-    count="$(sed -n 's/.*Collected : \([0-9][0-9]*\).*/\1/p' <<<"$output")"
-    if [ "$status" -ne 0 ] || ! [[ "$count" =~ ^[0-9]+$ ]] || [ "$count" -eq 0 ]; then
-        printf '%s\n' "$output" | tail -n 20 >&2
-        echo "gate.sh: valgrind on scenario $1 ($2 operations) exited $status and reported no instruction count" >&2
-        exit 2
-    fi
-}
-
-# Sets `measured` to one operation's instructions in scenario `$1` (`name` or `name:N`).
-measured=
-per_operation() {
-    local name="${1%%:*}" operations=1000 one
-    if [[ "$1" == *:* ]]; then
-        operations="${1##*:}"
-    fi
-    instructions "$name" "$operations"
-    one=$count
-    instructions "$name" $((operations * 2))
-    if [ "$count" -le "$one" ]; then
-        echo "gate.sh: scenario $name counted $one instructions for $operations operations and $count for twice as many" >&2
-        exit 2
-    fi
-    measured=$(((count - one) / operations))
-}
+# shellcheck source=count.sh
+source "$here/count.sh"
 
 if [ "${1:-}" = "--update" ]; then
     # Written to a scratch file first, so a failing measurement leaves the budgets as they were.

@@ -1,5 +1,5 @@
 // The hand-written baseline of the fronts' scenarios (see `FrontSuite`): a property initialized from the
-// process-wide container under its lock, and an actor that holds a dictionary.
+// process-wide container under its lock, and an actor that holds a dictionary (`BaselineActorFront`).
 
 import Benchmark
 
@@ -23,24 +23,6 @@ enum BaselineFronts: FrontSuite {
         }
     }
 
-    actor Front {
-        private var entries: [ObjectIdentifier: AnyObject] = [
-            ObjectIdentifier(SendableService.self): BaselineEntry<Void, SendableService> { SendableService() }
-        ]
-
-        /// The entry's instance, made by the first resolve (see `BaselineContainer.resolveCached`).
-        func resolve<Service>(_ type: Service.Type) -> Service? {
-            guard let object = entries[ObjectIdentifier(type)] else { return nil }
-            let entry = unsafeDowncast(object, to: BaselineEntry<Void, Service>.self)
-            if let instance = entry.instance {
-                return instance
-            }
-            let instance = entry.make(())
-            entry.instance = instance
-            return instance
-        }
-    }
-
     /// The global's initialization check, a recursive lock, one hashed lookup by type and a load of the
     /// instance kept in the entry.
     static func injectProperty() -> MeasuredLoop {
@@ -54,7 +36,9 @@ enum BaselineFronts: FrontSuite {
 
     /// A hop onto the actor, one hashed lookup by type and a load of the instance kept in the entry.
     static func actorResolve() async -> AsyncMeasuredLoop {
-        let front = Front()
+        let front = BaselineActorFront(entries: [
+            ObjectIdentifier(SendableService.self): BaselineEntry<Void, SendableService> { SendableService() }
+        ])
         let first = await front.resolve(SendableService.self)
         let second = await front.resolve(SendableService.self)
         check(first != nil && first === second, "the shared instance")

@@ -456,5 +456,7 @@ case "actor-resolve":
 case "inject":
     injectProperty()
 default:
-    fatalError("unknown scenario \(arguments[1])")
+    if !runBaseline(arguments[1], count: count) {
+        fatalError("unknown scenario \(arguments[1])")
+    }
 }

@@ -1,0 +1,1 @@
+../../../../Benchmarks/KeystoneBenchmarks/BaselineContainers.swift
