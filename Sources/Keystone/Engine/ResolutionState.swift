@@ -70,12 +70,14 @@ final class ResolutionState {
     /// From this depth on, the engine also checks the stack left, every few levels.
     static let stackCheckDepth = 16
 
-    // Exclusivity unchecked: the engine's own discipline (one thread at a time, no overlapping accesses
-    // within a resolve) makes dynamic exclusivity checks pure cost. Measured by removing it, in instructions
-    // per operation of the gate's rows (Benchmarks/InstructionCounts): `frames` +53% on `graph` and +47% on
-    // `transient`; the call's graph fields (`call`) about +14% each on both. `calls` and `failure` won under
-    // 1% and are checked.
-    @exclusivity(unchecked) @usableFromInline var frames: [Frame] = []
+    // Exclusivity unchecked (here, on `call`, and on the stack's own fields): the engine's own discipline
+    // (one thread at a time, no overlapping accesses within a resolve) makes dynamic exclusivity checks pure
+    // cost. Measured by removing it, in instructions per operation of the gate's rows
+    // (Benchmarks/InstructionCounts): the frames +53% on `graph` and +47% on `transient` (as an array);
+    // the call's graph fields (`call`) about +14% each on both. `calls` and `failure` won under 1% and are
+    // checked.
+    /// The creations in flight, innermost last.
+    @usableFromInline let frames = FrameStack()
     /// Top-level calls and nested calls in flight; the graph ends when it drops back to zero.
     var calls = 0
 
