@@ -1373,16 +1373,14 @@ struct FrameStackAttackMultitonTests {
         #expect(disposed == 0)
     }
 
-    // DEFECT: a key that is not equal to itself (a Double NaN, as AnyHashable compares it) is stored in
-    // `byArguments` but never found again, so `discardIncomplete` cannot drop the half-made instance: it stays
-    // kept, and `dispose()` later runs its disposal handler although it never completed.
+    // Was a defect: a key that is not equal to itself (a Double NaN, as AnyHashable compares it) was stored in
+    // `byArguments` but never found again, so `discardIncomplete` could not drop the half-made instance: it
+    // stayed kept, and `dispose()` later ran its disposal handler although it never completed.
     @Test("A NaN key whose action throws: its half-made instance is released, never disposed of")
     func failedActionWithNaNKey() throws {
         let (released, disposed) = try failedAction(argument: .nan)
-        withKnownIssue("a NaN .multiton key's incomplete instance stays kept, and is disposed of later") {
-            #expect(released)
-            #expect(disposed == 0)
-        }
+        #expect(released)
+        #expect(disposed == 0)
     }
 
     /// Resolves a `.multiton` instance under `argument` whose `initCompleted` action throws; returns whether
@@ -1422,11 +1420,9 @@ struct FrameStackAttackMultitonTests {
             .onDispose { kept in counts.noteDisposed(kept.serial) }
         let serials = try [1.0, .nan, 2.0].map { try container.resolveThrows(FSAKept.self, argument: $0).serial }
         try container.dispose()
-        // DEFECT: the NaN key's completion number is never written (`numberMultitonCompletion` looks the key up
-        // again and misses), so it stays 0 and its instance is disposed of last instead of second.
-        withKnownIssue("a NaN .multiton key's instance keeps completion 0 and is disposed of last") {
-            #expect(counts.disposals == serials.reversed())
-        }
+        // Was a defect: the NaN key's completion number was never written (`numberMultitonCompletion` looked
+        // the key up again and missed), so it stayed 0 and its instance was disposed of last instead of second.
+        #expect(counts.disposals == serials.reversed())
     }
 
     @Test("Control: a creation dropped by its own factory's reset is ended once, and not kept")
@@ -1437,17 +1433,15 @@ struct FrameStackAttackMultitonTests {
         #expect(afterDispose == 1)
     }
 
-    // DEFECT: with a NaN key, `isEmpty` never finds the dropped creation's instance, so the creation stores it
-    // and does not note that it holds it (`holdsDroppedInstance` stays false): `endDropped` disposes of it
-    // but leaves it in the scope, and `dispose()` disposes of it a second time.
+    // Was a defect: with a NaN key, `isEmpty` never found the dropped creation's instance, so the creation
+    // stored it and did not note that it held it (`holdsDroppedInstance` stayed false): `endDropped` disposed
+    // of it but left it in the scope, and `dispose()` disposed of it a second time.
     @Test("A NaN key's creation dropped by its own factory's reset: the instance is ended once, and not kept")
     func droppedCreationWithNaNKey() throws {
         let (kept, afterCall, afterDispose) = try droppedCreation(argument: .nan)
         #expect(afterCall == 1)
-        withKnownIssue("a dropped NaN .multiton creation stays kept and is disposed of twice") {
-            #expect(!kept)
-            #expect(afterDispose == 1)
-        }
+        #expect(!kept)
+        #expect(afterDispose == 1)
     }
 
     /// Resolves a `.multiton` instance under `argument` whose factory resets the scope first; returns whether

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Keystone
@@ -59,4 +60,85 @@ struct MultitonKeyHashTests {
         table[try key("5")] = nil
         #expect(table[try key(5)] == 5)
     }
+}
+
+/// A key type whose `==` is not reflexive, as `Double.nan` is not equal to itself.
+private struct MKHNever: Hashable {
+    static func == (lhs: MKHNever, rhs: MKHNever) -> Bool { false }
+    func hash(into hasher: inout Hasher) {}
+}
+
+private final class MKHMade: Sendable {
+    let serial: Int
+    init(serial: Int) { self.serial = serial }
+}
+
+@Suite("MultitonKey: arguments that do not equal themselves", .tags(.engine))
+struct MultitonKeyIrreflexiveTests {
+    @Test("Keys that do not equal themselves are stored as keys of their own identity; others as they are")
+    func identityKeys() throws {
+        // A NaN is not equal to itself; its stored key is, as the key of one creation, and equals no other.
+        #expect(AnyHashable(Double.nan) != AnyHashable(Double.nan))
+        let nan = try key(Double.nan).storable
+        guard case .boxed(let box) = nan else {
+            Issue.record("expected a boxed key, got \(nan)")
+            return
+        }
+        #expect(box is IdentityKeyBox)
+        #expect(nan == nan)
+        #expect(nan.hashValue == nan.hashValue)
+        #expect(try key(Double.nan).storable != nan)
+        #expect(try key(Double.nan) != nan)
+        guard case .boxed(let neverBox) = try key(MKHNever()).storable else {
+            Issue.record("expected a boxed key")
+            return
+        }
+        #expect(neverBox is IdentityKeyBox)
+        for ordinary in [try key(MKHPoint(x: 1, y: 1)), try key(7), try key("seven"), .none] {
+            #expect(ordinary.storable == ordinary)
+            if case .boxed(let box) = ordinary.storable {
+                #expect(!(box is IdentityKeyBox))
+            }
+        }
+    }
+
+    @Test("An irreflexive argument makes an instance on every resolve, each disposed of once, newest first")
+    func irreflexiveArgumentsSync() throws {
+        let container = Container()
+        let disposed = LockedBox<[Int]>([])
+        var serial = 0
+        container.register(MKHMade.self) { (_, _: MKHNever) in
+            serial += 1
+            return MKHMade(serial: serial)
+        }
+        .inObjectScope(.multiton)
+        .onDispose { made in disposed.mutate { $0.append(made.serial) } }
+        let first = try container.resolveThrows(MKHMade.self, argument: MKHNever())
+        let second = try container.resolveThrows(MKHMade.self, argument: MKHNever())
+        #expect(first !== second)
+        try container.dispose()
+        #expect(disposed.value == [second.serial, first.serial])
+    }
+
+    @Test("An async creation under a NaN key leaves no flight behind")
+    func asyncNaNLeavesNoFlight() async throws {
+        let container = Container()
+        container.registerAsync(MKHMade.self) { (_, value: Double) in MKHMade(serial: value.isNaN ? -1 : Int(value)) }
+            .inObjectScope(.multiton)
+        for _ in 0..<5 {
+            _ = try await container.resolveAsync(MKHMade.self, argument: Double.nan)
+        }
+        _ = try await container.resolveAsync(MKHMade.self, argument: 2.0)
+        let flights = container.withHierarchyLock { container.hierarchy.flights.count }
+        #expect(flights == 0)
+    }
+}
+
+/// A value shared with handlers, behind a lock.
+private final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }

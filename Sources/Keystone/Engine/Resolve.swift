@@ -297,7 +297,8 @@ extension ResolutionState {
     }
 
     /// Runs `creation`, which makes an instance of `entry`, so that a `.multiton` entry keeps it under
-    /// `identity`, its arguments (``multitonKeys``, which `store` and `numberCompletion` read). With `nil`
+    /// `identity`, its arguments, as a creation keeps a key (``MultitonKey/storable``; in ``multitonKeys``,
+    /// which `store` and `numberCompletion` read). With `nil`
     /// (any other scope), just runs it.
     @inlinable
     func keeping<Service>(
@@ -306,7 +307,7 @@ extension ResolutionState {
         _ creation: () throws(DIError) -> Service
     ) throws(DIError) -> Service {
         guard let identity else { return try creation() }
-        multitonKeys.append(identity)
+        multitonKeys.append(identity.storable)
         defer { multitonKeys.removeLast() }
         return try creation()
     }

@@ -147,7 +147,8 @@ struct FlightKey: Hashable, Sendable {
 
     init<Service>(entry: ServiceEntry<Service>, arguments: MultitonKey?) {
         self.entry = ObjectIdentifier(entry)
-        self.arguments = arguments.map(Handoff.init)
+        // A key that does not equal itself shares no flight, and must still find its own to remove it.
+        self.arguments = arguments.map { Handoff($0.storable) }
     }
 
     /// The key of a `.container` registration's creation.
