@@ -20,12 +20,14 @@ enum StackSpace {
     static let checkInterval = 4
 
     /// Whether the current thread has less than ``reserve`` bytes of stack left; `false` where the
-    /// bounds cannot be read.
+    /// bounds cannot be read, or where a local variable is not on the thread's stack: Address Sanitizer,
+    /// checking for use after return, puts locals on a "fake stack" of its own, whose addresses say
+    /// nothing of the thread's stack (read as one, every resolve nested 16 deep failed in such a build).
     static func isLow() -> Bool {
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { Int(bitPattern: $0) }
-        guard let bottom = lowestAddress() else { return false }
-        return here - bottom < reserve
+        guard let stack = bounds(), stack.contains(here) else { return false }
+        return here - stack.lowerBound < reserve
     }
 
     #if canImport(Glibc) || canImport(Musl)
@@ -43,12 +45,12 @@ enum StackSpace {
             }()
     #endif
 
-    /// The lowest address of the current thread's stack.
-    private static func lowestAddress() -> Int? {
+    /// The addresses of the current thread's stack.
+    private static func bounds() -> Range<Int>? {
         #if canImport(Darwin)
             let thread = pthread_self()
             let top = Int(bitPattern: pthread_get_stackaddr_np(thread))
-            return top - pthread_get_stacksize_np(thread)
+            return (top - pthread_get_stacksize_np(thread))..<top
         #elseif canImport(Glibc) || canImport(Musl)
             guard let getAttributes = threadAttributes else { return nil }
             let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
@@ -58,7 +60,7 @@ enum StackSpace {
             var address: UnsafeMutableRawPointer?
             var size = 0
             guard pthread_attr_getstack(attributes, &address, &size) == 0, let address else { return nil }
-            return Int(bitPattern: address)
+            return Int(bitPattern: address)..<(Int(bitPattern: address) + size)
         #else
             return nil
         #endif
