@@ -124,8 +124,10 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     ///
     /// The instances are held by the container that holds the registration, as ``container``'s are,
     /// until `resetObjectScope(.multiton)` or `dispose()`. Every argument must be `Hashable`: a resolve
-    /// with one that is not fails with ``DIError/invalidUsage(message:)`` naming its type. Without
-    /// arguments it behaves as ``container``.
+    /// with one that is not fails with ``DIError/invalidUsage(message:)`` naming its type. Arguments are
+    /// compared as `AnyHashable` compares them, so one that is not equal to itself (`Double.nan`) never
+    /// finds an earlier instance: each such resolve creates one, kept and disposed of like the others.
+    /// Without arguments it behaves as ``container``.
     public static let multiton = ObjectScope(
         builtIn: .multiton,
         description: "multiton",
