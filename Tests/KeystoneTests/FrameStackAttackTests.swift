@@ -972,9 +972,17 @@ struct FrameStackAttackThreadTests {
         }
         let view = container.synchronize()
         final class Results: @unchecked Sendable {
-            // @unchecked: each thread writes its own slot; read after concurrentPerform returns.
-            var shared: [Int] = Array(repeating: -1, count: 4)
-            var ok: [Bool] = Array(repeating: false, count: 4)
+            // @unchecked: written only under `lock`, read after every thread has ended.
+            private let lock = NSLock()
+            private(set) var shared: [Int] = Array(repeating: -1, count: 4)
+            private(set) var ok: [Bool] = Array(repeating: false, count: 4)
+
+            func set(_ thread: Int, shared value: Int, ok passed: Bool) {
+                lock.withLock {
+                    shared[thread] = value
+                    ok[thread] = passed
+                }
+            }
         }
         let results = Results()
         onBigStackThreads(4) { thread in
@@ -992,8 +1000,7 @@ struct FrameStackAttackThreadTests {
                 }
                 ok = ok && links[100].serial == shared
             }
-            results.shared[thread] = shared
-            results.ok[thread] = ok
+            results.set(thread, shared: shared, ok: ok)
         }
         #expect(results.ok == [true, true, true, true])
         #expect(Set(results.shared).count == 1)
@@ -1008,8 +1015,13 @@ struct FrameStackAttackThreadTests {
         registerChain(in: container, count: 70, scope: .container, counts: counts)
         let view = container.synchronize()
         final class Results: @unchecked Sendable {
-            // @unchecked: each thread writes its own slot; read after concurrentPerform returns.
-            var ok: [Bool] = Array(repeating: true, count: 4)
+            // @unchecked: written only under `lock`, read after every thread has ended.
+            private let lock = NSLock()
+            private(set) var ok: [Bool] = Array(repeating: true, count: 4)
+
+            func fail(_ thread: Int) {
+                lock.withLock { ok[thread] = false }
+            }
         }
         let results = Results()
         onBigStackThreads(4) { thread in
@@ -1029,11 +1041,11 @@ struct FrameStackAttackThreadTests {
                     continue
                 }
                 guard let top = try? view.resolveThrows(FSANode.self, name: "0") else {
-                    results.ok[thread] = false
+                    results.fail(thread)
                     continue
                 }
                 if top.depths != Array(0..<70) {
-                    results.ok[thread] = false
+                    results.fail(thread)
                 }
             }
         }
