@@ -933,7 +933,11 @@ struct KeyStackAttackCandidateTests {
         [false, true]
     )
     func deepHierarchySmallStack(_ shape: (depth: Int, stack: Int), miss: Bool) async {
-        await withKnownIssue("Container.lookup recurses per level: 5,000 levels overflow 512 KiB, hit or miss") {
+        // Intermittent: an optimized build's frames are smaller, and 5,000 levels fit in 512 KiB there.
+        await withKnownIssue(
+            "Container.lookup recurses per level: 5,000 levels overflow 512 KiB in a debug build, hit or miss",
+            isIntermittent: true
+        ) {
             await #expect(processExitsWith: .success, "\(shape.depth) deep, \(shape.stack) bytes, miss \(miss)") {
                 [depth = shape.depth as Int, stack = shape.stack as Int, miss = miss as Bool] in
                 let root = Container()
